@@ -1,0 +1,23 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+// Cross-origin isolation lets the tfjs WASM backend use threads (SharedArrayBuffer).
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+export default defineConfig({
+  plugins: [svelte()],
+  server: { host: '127.0.0.1', port: 5173, strictPort: true, headers: isolation },
+  preview: { host: '127.0.0.1', port: 5173, strictPort: true, headers: isolation },
+  worker: { format: 'es' },
+  build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
+  test: {
+    include: ['test/unit/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+  },
+});
