@@ -13,7 +13,12 @@ export default defineConfig({
   server: { host: '127.0.0.1', port: 5173, strictPort: true, headers: isolation },
   preview: { host: '127.0.0.1', port: 5173, strictPort: true, headers: isolation },
   worker: { format: 'es' },
-  build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 4096,
+    // render.html is the world's rendering harness, used by `npm run world -- render` and e2e tests.
+    rollupOptions: { input: { main: 'index.html', render: 'render.html' } },
+  },
   test: {
     include: ['test/unit/**/*.test.ts'],
     environment: 'node',

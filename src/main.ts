@@ -1,0 +1,7 @@
+import { mount } from 'svelte';
+import App from './ui/App.svelte';
+import './ui/global.css';
+
+const target = document.getElementById('app');
+if (!target) throw new Error('index.html lacks #app');
+mount(App, { target });

@@ -1,0 +1,2 @@
+export { Store, StoreError } from './store';
+export * from './schema';

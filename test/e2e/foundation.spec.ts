@@ -1,0 +1,83 @@
+import { test, expect, chromium, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../../playwright.config';
+
+/** Collects console errors and uncaught page errors, so a test can assert there were none. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return errors;
+}
+
+async function trainAndReadLoss(page: Page): Promise<{ first: number; last: number; points: number }> {
+  await page.getByTestId('train').click();
+  const chart = page.getByTestId('live-loss');
+  await expect(chart).toHaveAttribute('data-points', '150');
+  await expect(page.getByTestId('train')).toBeEnabled();
+  return {
+    first: Number(await chart.getAttribute('data-first')),
+    last: Number(await chart.getAttribute('data-last')),
+    points: Number(await chart.getAttribute('data-points')),
+  };
+}
+
+test('trains the tiny model on WebGPU in the worker and keeps the run across a reload', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/');
+  const badge = page.getByTestId('device-badge');
+  await expect(badge).toHaveAttribute('data-backend', 'webgpu');
+  await expect(badge).toContainText('WebGPU');
+  const text = (await badge.textContent()) ?? '';
+  // SwiftShader here; a real GPU elsewhere. Either way the adapter is named.
+  expect(text.replace('WebGPU', '').trim().length).toBeGreaterThan(3);
+  console.log(`adapter badge: ${text.trim()}`);
+
+  const loss = await trainAndReadLoss(page);
+  console.log(`webgpu tiny job: loss ${loss.first} -> ${loss.last} over ${loss.points} steps`);
+  expect(loss.last).toBeLessThan(loss.first);
+  expect(errors).toEqual([]);
+
+  await page.reload();
+  const items = page.getByTestId('run-item');
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toHaveAttribute('data-status', 'done');
+  const stored = page.getByTestId('stored-loss');
+  await expect(stored).toHaveAttribute('data-points', '150');
+  expect(Number(await stored.getAttribute('data-first'))).toBeCloseTo(loss.first, 5);
+  expect(Number(await stored.getAttribute('data-last'))).toBeCloseTo(loss.last, 5);
+  expect(errors).toEqual([]);
+});
+
+test('without WebGPU the page explains why and trains on the WASM fallback', async () => {
+  // A second browser without --enable-unsafe-webgpu, with WebGPU switched off outright.
+  const args = CHROMIUM_ARGS.filter((a) => a !== '--enable-unsafe-webgpu').concat('--disable-features=WebGPU');
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args });
+  try {
+    const page = await browser.newPage({ baseURL: test.info().project.use.baseURL });
+    const errors = watchErrors(page);
+    await page.goto('/');
+    const notice = page.getByTestId('no-webgpu');
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText('WebGPU');
+    await expect(notice).toContainText('Chrome');
+    await page.getByTestId('use-wasm').click();
+    const badge = page.getByTestId('device-badge');
+    await expect(badge).toHaveAttribute('data-backend', 'wasm');
+    await expect(badge).toContainText('slower fallback');
+    expect(page.url()).toContain('backend=wasm');
+    const loss = await trainAndReadLoss(page);
+    console.log(`wasm tiny job: loss ${loss.first} -> ${loss.last} over ${loss.points} steps`);
+    expect(loss.last).toBeLessThan(loss.first);
+    expect(errors).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('?backend=wasm selects the CPU backend explicitly', async ({ page }) => {
+  await page.goto('/?backend=wasm');
+  await expect(page.getByTestId('device-badge')).toHaveAttribute('data-backend', 'wasm');
+  await expect(page.getByTestId('no-webgpu')).toHaveCount(0);
+});

@@ -1,0 +1,64 @@
+/**
+ * Backend selection, done inside the worker: the WebGPU backend registers
+ * itself only if navigator.gpu exists when it is imported, so it is imported
+ * here, after the check, and never on the page.
+ */
+import * as tf from '../src/models/tf';
+import type { AdapterInfo, DeviceInfo, WebGpuProbe } from './api';
+import wasmPlain from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
+import wasmSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
+import wasmThreaded from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
+
+const NO_WEBGPU =
+  'WebGPU is needed to train on your GPU. Use a current Chrome or Edge (version 113 or later; on Linux start it with --enable-unsafe-webgpu), or Safari 26 / Firefox 141 or later with WebGPU turned on.';
+
+export async function probeWebGpu(): Promise<WebGpuProbe> {
+  const gpu = (self.navigator as Navigator & { gpu?: GPU }).gpu;
+  if (!gpu) return { ok: false, reason: `This browser does not offer WebGPU (navigator.gpu is missing). ${NO_WEBGPU}` };
+  let adapter: GPUAdapter | null = null;
+  try {
+    adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  } catch (e) {
+    return { ok: false, reason: `The browser has WebGPU but asking for a GPU adapter failed: ${String(e)}. ${NO_WEBGPU}` };
+  }
+  if (!adapter) return { ok: false, reason: `The browser has WebGPU but found no usable GPU adapter (it may be blocklisted or disabled). ${NO_WEBGPU}` };
+  return { ok: true, adapter: describeAdapter(adapter) };
+}
+
+function describeAdapter(adapter: GPUAdapter): AdapterInfo {
+  const info = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
+  const legacyFallback = (adapter as GPUAdapter & { isFallbackAdapter?: boolean }).isFallbackAdapter;
+  const text = `${info.vendor} ${info.architecture} ${info.device} ${info.description}`.toLowerCase();
+  return {
+    vendor: info.vendor,
+    architecture: info.architecture,
+    device: info.device,
+    description: info.description,
+    software: Boolean(info.isFallbackAdapter ?? legacyFallback) || /swiftshader|llvmpipe|lavapipe|software|warp/.test(text),
+  };
+}
+
+export async function useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo> {
+  if (name === 'webgpu') {
+    const probe = await probeWebGpu();
+    if (!probe.ok) throw new Error(probe.reason);
+    await import('@tensorflow/tfjs-backend-webgpu');
+    if (!(await tf.setBackend('webgpu'))) throw new Error('The tfjs WebGPU backend failed to start on this adapter.');
+    await tf.ready();
+    return { backend: 'webgpu', adapter: probe.adapter };
+  }
+  const wasm = await import('@tensorflow/tfjs-backend-wasm');
+  // The threaded build's pthread workers fail to start once bundled ("e is not
+  // defined" inside the inlined worker script), so stay on the SIMD build.
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  wasm.setWasmPaths({
+    'tfjs-backend-wasm.wasm': wasmPlain,
+    'tfjs-backend-wasm-simd.wasm': wasmSimd,
+    'tfjs-backend-wasm-threaded-simd.wasm': wasmThreaded,
+  });
+  if (!(await tf.setBackend('wasm'))) throw new Error('The tfjs WASM backend failed to start in this browser.');
+  await tf.ready();
+  const simd = Boolean(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'));
+  const threads = Boolean(await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT'));
+  return { backend: 'wasm', wasm: { simd, threads } };
+}

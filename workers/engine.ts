@@ -1,0 +1,56 @@
+/**
+ * The engine the worker exposes. Kept apart from the entry file so that the
+ * same object can be built in tests without a worker.
+ */
+import type { DeviceInfo, EngineApi, WebGpuProbe } from './api';
+import { Store } from '../src/store/store';
+import type { RunRecord } from '../src/store/schema';
+import { runTinyJob, validateTinyJobConfig } from '../src/learn/tinyJob';
+
+interface Backends {
+  probeWebGpu(): Promise<WebGpuProbe>;
+  useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo>;
+}
+
+export function createEngine(backends: Backends): EngineApi {
+  let device: DeviceInfo | null = null;
+  let store: Promise<Store> | null = null;
+  const openStore = () => (store ??= Store.open());
+
+  return {
+    probeWebGpu: () => backends.probeWebGpu(),
+
+    async useBackend(name) {
+      device = await backends.useBackend(name);
+      return device;
+    },
+
+    async runTinyJob(config, onLosses) {
+      if (!device) throw new Error('Choose a backend (useBackend) before training.');
+      validateTinyJobConfig(config);
+      const db = await openStore();
+      const run: RunRecord = {
+        id: `tiny-${crypto.randomUUID()}`,
+        kind: 'tiny-regression',
+        name: `Tiny regression, seed ${config.seed}`,
+        createdAt: Date.now(),
+        status: 'running',
+        backend: device.backend,
+        seed: config.seed,
+        config: { ...config },
+      };
+      await db.putRun(run);
+      try {
+        const result = await runTinyJob(config, async (points) => {
+          onLosses(points);
+          await db.appendMetric(run.id, 'loss', points.map((p) => p.step), points.map((p) => p.loss));
+        });
+        const done = await db.updateRun(run.id, { status: 'done', finishedAt: Date.now() });
+        return { run: done, result };
+      } catch (e) {
+        await db.updateRun(run.id, { status: 'failed', finishedAt: Date.now(), error: String(e) });
+        throw e;
+      }
+    },
+  };
+}

@@ -1,0 +1,9 @@
+/// <reference lib="webworker" />
+/** The engine worker's entry point: builds the engine and exposes it with comlink. */
+import * as Comlink from 'comlink';
+import type { EngineApi } from './api';
+import { probeWebGpu, useBackend } from './backend';
+import { createEngine } from './engine';
+
+const engine: EngineApi = createEngine({ probeWebGpu, useBackend });
+Comlink.expose(engine);
