@@ -12,3 +12,18 @@ export function setUrlParam(key: string, value: string | null): void {
   else url.searchParams.set(key, value);
   history.replaceState(null, '', url);
 }
+
+export type ViewName = 'lab' | 'world';
+
+export function viewFromUrl(search: string = location.search): ViewName {
+  return new URLSearchParams(search).get('view') === 'world' ? 'world' : 'lab';
+}
+
+export function intFromUrl(key: string, fallback: number, search: string = location.search): number {
+  const v = Number(new URLSearchParams(search).get(key));
+  return Number.isInteger(v) && v > 0 ? v : fallback;
+}
+
+export function stringFromUrl(key: string, search: string = location.search): string | null {
+  return new URLSearchParams(search).get(key);
+}
