@@ -25,20 +25,42 @@ function charEm(ch: string): number {
   return 0.56;
 }
 
-/** Width in px of `text` drawn in `style`, rounded up to a whole pixel. */
-export function textWidth(text: string, style: TextStyle): number {
-  let em = 0;
-  for (const ch of text) em += charEm(ch);
+// Layout measures the same few thousand labels over and over; remember their em widths.
+const emCache = new Map<string, number>();
+
+function emOf(text: string): number {
+  let em = emCache.get(text);
+  if (em === undefined) {
+    em = 0;
+    for (const ch of text) em += charEm(ch);
+    if (emCache.size > 50_000) emCache.clear();
+    emCache.set(text, em);
+  }
+  return em;
+}
+
+function pxOf(em: number, style: TextStyle): number {
   const weightScale = 1 + (style.weight - 400) / 3000;
   return Math.ceil(em * style.size * FAMILY_SCALE[style.family] * weightScale);
+}
+
+/** Width in px of `text` drawn in `style`, rounded up to a whole pixel. */
+export function textWidth(text: string, style: TextStyle): number {
+  return pxOf(emOf(text), style);
 }
 
 /** `text` cut with an ellipsis so it fits `maxWidth`; unchanged when it fits. */
 export function fitText(text: string, maxWidth: number, style: TextStyle): string {
   if (textWidth(text, style) <= maxWidth) return text;
-  let cut = text.length;
-  while (cut > 0 && textWidth(text.slice(0, cut).trimEnd() + '…', style) > maxWidth) cut--;
-  return cut === 0 ? '' : text.slice(0, cut).trimEnd() + '…';
+  const chars = [...text];
+  const prefix = [0];
+  for (const ch of chars) prefix.push(prefix[prefix.length - 1] + charEm(ch));
+  for (let cut = chars.length - 1; cut > 0; cut--) {
+    let end = cut;
+    while (end > 0 && chars[end - 1] === ' ') end--;
+    if (end > 0 && pxOf(prefix[end] + charEm('…'), style) <= maxWidth) return chars.slice(0, end).join('') + '…';
+  }
+  return '';
 }
 
 /** Greedy word wrap into lines no wider than `maxWidth` (long words are cut). */

@@ -5,7 +5,9 @@
  */
 import { act, layoutOf, type WorldState } from '../env';
 import { centerOf } from '../hit';
-import type { Action, Instruction, OracleStep, Ref, UIElement } from '../types';
+import type { Action, Instruction, OracleStep, Ref, RefStyle, Screen, UIElement } from '../types';
+import { resolveRef } from '../verifier';
+import { uniqueRefs } from '../writers';
 import type { Intent } from './template';
 
 /** Fields are named by their label; everything else by its visible text, else its icon. */
@@ -15,6 +17,24 @@ export function refOf(el: UIElement): Ref {
   if (text) return { style: 'text', text, role: el.role };
   if (el.icon) return { style: 'icon', icon: el.icon, role: el.role };
   throw new Error(`element ${el.id} has neither text nor icon`);
+}
+
+/**
+ * The oracle's reference: the plain one (label, text or icon) when it singles
+ * the target out on this screen, else the first unique one in the order a
+ * careful person would reach for ("the star icon next to 'Lunch'").
+ */
+const FALLBACK_STYLES: readonly RefStyle[] = ['text', 'icon', 'relation', 'position', 'color', 'function'];
+
+export function canonicalRef(screen: Screen, el: UIElement): Ref {
+  const plain = refOf(el);
+  const r = resolveRef(screen, plain);
+  if (r.kind === 'element' && r.id === el.id) return plain;
+  for (const style of FALLBACK_STYLES) {
+    const unique = uniqueRefs(screen, el, style);
+    if (unique.length > 0) return unique[0];
+  }
+  return plain;
 }
 
 function step(action: Action, instruction: Omit<Instruction, 'phrasing'>, el?: UIElement, value?: string): OracleStep {
@@ -29,11 +49,11 @@ function step(action: Action, instruction: Omit<Instruction, 'phrasing'>, el?: U
 }
 
 /** Scrolls until one of `ids` is on screen; returns the state, the scroll steps and the element. */
-function reach(state: WorldState, ids: string[], steps: OracleStep[]): { state: WorldState; el: UIElement } {
+function reach(state: WorldState, ids: string[], steps: OracleStep[]): { state: WorldState; el: UIElement; screen: Screen } {
   for (let guard = 0; guard < 20; guard++) {
     const lay = layoutOf(state);
     const el = lay.screen.elements.find((e) => ids.includes(e.id) && e.interactive);
-    if (el) return { state, el };
+    if (el) return { state, el, screen: lay.screen };
     const side = ids.map((id) => lay.offscreen[id]).find(Boolean);
     if (!side) throw new Error(`oracle: none of ${ids.join(', ')} on screen ${lay.screen.appId}/${lay.screen.screenId}`);
     const direction = side === 'below' ? 'down' : 'up';
@@ -60,7 +80,7 @@ export function runIntents(start: WorldState, intents: Intent[]): { steps: Oracl
     state = found.state;
     const el = found.el;
     const p = centerOf(el.box);
-    const ref = refOf(el);
+    const ref = canonicalRef(found.screen, el);
     let s: OracleStep;
     if (it.do === 'click') s = step({ type: 'CLICK', ...p }, { action: 'CLICK', ref }, el);
     else if (it.do === 'type') s = step({ type: 'TYPE', text: it.text, ...p }, { action: 'TYPE', ref, value: it.text }, el, it.text);
