@@ -10,10 +10,30 @@ import { runIntents } from './oracle';
 import type { AnyTemplate } from './template';
 import { MAIL_TEMPLATES } from './mail';
 import { SETTINGS_TEMPLATES } from './settings';
+import { SHOP_TEMPLATES } from './shop';
+import { BOOKS_TEMPLATES } from './books';
+import { FLIGHTS_TEMPLATES } from './flights';
+import { HOTELS_TEMPLATES } from './hotels';
+import { CONTACTS_TEMPLATES } from './contacts';
+import { CALENDAR_TEMPLATES } from './calendar';
+import { NOTES_TEMPLATES } from './notes';
+import { MUSIC_TEMPLATES } from './music';
+import { NEWS_TEMPLATES } from './news';
+import { FILES_TEMPLATES } from './files';
 
 export const TEMPLATES: AnyTemplate[] = [
   ...MAIL_TEMPLATES,
   ...SETTINGS_TEMPLATES,
+  ...SHOP_TEMPLATES,
+  ...BOOKS_TEMPLATES,
+  ...FLIGHTS_TEMPLATES,
+  ...HOTELS_TEMPLATES,
+  ...CONTACTS_TEMPLATES,
+  ...CALENDAR_TEMPLATES,
+  ...NOTES_TEMPLATES,
+  ...MUSIC_TEMPLATES,
+  ...NEWS_TEMPLATES,
+  ...FILES_TEMPLATES,
 ];
 
 export function templateById(id: string): AnyTemplate {
