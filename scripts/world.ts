@@ -13,8 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { createServer, type ViteDevServer } from 'vite';
-import { Random } from '../src/learn/random';
-import { ICON_NAMES } from '../src/world/icons';
+import { instructionsForScreen, sampleScreens, worldStats, type InstructionNote } from '../src/world/catalog';
 import { SUPPORTED_ROLES } from '../src/world/render/draw';
 import { FIXTURES } from '../src/world/render/fixtures';
 import { FONT_FAMILIES, FONT_WEIGHTS } from '../src/world/render/font-faces';
@@ -25,39 +24,14 @@ import type { RefStyle, Screen, Theme } from '../src/world/types';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/**
- * The screens to render for a seed. For now: the renderer's fixtures under
- * seeded themes. The lead switches this to the world generator.
- */
+/** The screens to render for a seed: real tasks, at a random point along their oracle path. */
 export function screensFor(seed: number, count: number): Screen[] {
-  const rng = new Random(seed);
-  const base = Object.values(FIXTURES);
-  return Array.from({ length: count }, (_, i) => {
-    const s = base[i % base.length];
-    const theme: Theme = {
-      mode: rng.chance(0.3) ? 'dark' : 'light',
-      accent: rng.pick(COLOR_NAMES.filter((c) => c !== 'gray')),
-      font: rng.pick(FONT_FAMILIES),
-      density: rng.chance(0.5) ? 'compact' : 'comfortable',
-      corner: rng.pick([2, 4, 6, 8]),
-    };
-    return { ...s, theme, variant: rng.int(0, 3) };
-  });
+  return sampleScreens(seed, count).map((s) => s.screen);
 }
 
-/** One instruction for a target, in one reference style. */
-export interface InstructionNote {
-  targetId: string;
-  style: RefStyle;
-  text: string;
-}
-
-/**
- * Hook: the instructions for a screen's elements in every reference style.
- * Another part of the world provides them; until then there are none.
- */
-export function annotate(_screen: Screen): InstructionNote[] {
-  return [];
+/** The instructions for a screen's interactive elements in every reference style. */
+export function annotate(screen: Screen, seed: number): InstructionNote[] {
+  return instructionsForScreen(screen, seed);
 }
 
 function annotation(screen: Screen, index: number, seed: number, rendered: RenderedScreen, scale: number) {
@@ -86,7 +60,7 @@ function annotation(screen: Screen, index: number, seed: number, rendered: Rende
       interactive: e.interactive,
       parent: e.parent ?? null,
     })),
-    instructions: annotate(screen),
+    instructions: annotate(screen, seed + index),
   };
 }
 
@@ -185,9 +159,12 @@ async function fixtures(args: string[]): Promise<void> {
 
 async function rate(args: string[]): Promise<void> {
   const n = Number(flag(args, 'count', '2000'));
+  // Real world screens, cycled, so the figure is the world's and not only the fixtures'.
+  const screens = screensFor(Number(flag(args, 'seed', '1')), 64);
   const session = await openHarness();
   try {
-    console.log(JSON.stringify(await session.page.evaluate((k) => window.coevoRender!.measureRenderRate(k), n)));
+    const r = await session.page.evaluate(([k, s]) => window.coevoRender!.measureRenderRate(k, s), [n, screens] as const);
+    console.log(JSON.stringify({ ...r, distinctScreens: screens.length }));
   } finally {
     await closeHarness(session);
   }
@@ -195,14 +172,10 @@ async function rate(args: string[]): Promise<void> {
 
 function stats(): void {
   const summary = {
+    ...worldStats(),
     fonts: { families: FONT_FAMILIES.length, faces: FONT_FAMILIES.length * FONT_WEIGHTS.length, names: FONT_FAMILIES },
-    icons: ICON_NAMES.length,
     colors: COLOR_NAMES.length,
-    widgetKinds: SUPPORTED_ROLES.length,
-    roles: SUPPORTED_ROLES,
-    fixtures: Object.keys(FIXTURES).length,
-    apps: null as number | null, // filled in by the world generator
-    templates: null as number | null, // filled in by the task templates
+    rendererRoles: SUPPORTED_ROLES.length,
   };
   console.log(JSON.stringify(summary, null, 2));
 }

@@ -27,9 +27,9 @@ const api: CoevoRenderApi = {
     await ready;
     return worker.renderScreens(screens, scale);
   },
-  async measureRenderRate(n: number) {
+  async measureRenderRate(n: number, screens?: Screen[]) {
     await ready;
-    return worker.measureRenderRate(n);
+    return worker.measureRenderRate(n, screens);
   },
   async zoomPng(png: string, zoom: number) {
     const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));

@@ -28,7 +28,7 @@ export interface CoevoRenderApi {
   ready: Promise<{ fontsInWindow: number; fontsInWorker: number; inWorker: boolean }>;
   renderFixtures(): Promise<RenderedFixture[]>;
   renderScreens(screens: Screen[], scale: number): Promise<RenderedScreen[]>;
-  measureRenderRate(n: number): Promise<RenderRate>;
+  measureRenderRate(n: number, screens?: Screen[]): Promise<RenderRate>;
   /** Enlarges a PNG by an integer factor with nearest-neighbour sampling, to look at 1× pixels. */
   zoomPng(png: string, zoom: number): Promise<string>;
 }

@@ -50,9 +50,10 @@ const api = {
     return out;
   },
 
-  async measureRenderRate(n: number): Promise<RenderRate> {
+  /** Screens per second drawn and read back in this worker; the fixtures unless real screens are given. */
+  async measureRenderRate(n: number, given?: Screen[]): Promise<RenderRate> {
     await loadWorldFonts();
-    const screens = Object.values(FIXTURES);
+    const screens = given && given.length > 0 ? given : Object.values(FIXTURES);
     const canvases = screens.map((s) => renderToCanvas(s)); // warm-up and reuse, as a training loop would
     const t0 = performance.now();
     for (let i = 0; i < n; i++) {
