@@ -453,8 +453,15 @@ export function layoutView<S>(view: View<S>, platform: Platform, variant: AppVar
   place(c, body, { x: left + m.pad, y: top + m.pad - scroll, w: bw, h: contentH - 2 * m.pad });
   const offscreen: Record<string, 'above' | 'below'> = {};
   const kept = c.out.slice(0, fixedCount);
+  const tooTall = new Set<string>();
   for (const el of c.out.slice(fixedCount)) {
-    if (el.box.y >= top && el.box.y + el.box.h <= bottom) kept.push(el);
+    // A row or card cut by the viewport edge goes with everything inside it, so
+    // no orphaned icon or button stays clickable; one taller than the viewport
+    // could never be shown whole, so its children stand alone. Parents come first.
+    const parentSide = el.parent !== undefined && tooTall.has(el.parent) ? undefined : el.parent !== undefined ? offscreen[el.parent] : undefined;
+    if (el.box.h > viewH) tooTall.add(el.id);
+    if (parentSide) offscreen[el.id] = parentSide;
+    else if (el.box.y >= top && el.box.y + el.box.h <= bottom) kept.push(el);
     else offscreen[el.id] = el.box.y < top ? 'above' : 'below';
   }
   let elements = reparent(kept);

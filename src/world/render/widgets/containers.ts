@@ -34,6 +34,11 @@ export function paintCard(p: Painter, el: UIElement): void {
   }
 }
 
+/** Layout gives bars and dialogs their title as a heading child too; draw it once. */
+function titleDrawnByChild(p: Painter, el: UIElement): boolean {
+  return childrenOf(p.screen, el.id).some((k) => (k.role === 'heading' || k.role === 'text') && k.text === el.text);
+}
+
 export function paintDialog(p: Painter, el: UIElement): void {
   const { ctx, colors, screen } = p;
   const b = el.box;
@@ -41,7 +46,7 @@ export function paintDialog(p: Painter, el: UIElement): void {
   ctx.fillRect(0, 0, screen.width, screen.height);
   const r = Math.max(screen.theme.corner, 6);
   shadowRound(ctx, b, r, colors.dark ? colors.raised : colors.surface, 'rgba(0,0,0,0.35)', 10, 3);
-  if (el.text) {
+  if (el.text && !titleDrawnByChild(p, el)) {
     const pad = 8 * p.pad;
     drawText(p, el, el.text, { x: b.x + pad, y: b.y + pad * 0.75, w: b.w - 2 * pad, h: Math.min(14, b.h - pad) }, { color: colors.text });
   }
@@ -86,7 +91,7 @@ export function paintNavBar(p: Painter, el: UIElement): void {
     drawIcon(ctx, el.icon, x + s / 2 + 1, cy, s * 0.8, colors.onAccent);
     x += s + 5;
   }
-  if (el.text && x1 - pad > x) {
+  if (el.text && x1 - pad > x && !titleDrawnByChild(p, el)) {
     const style = el.icon ? { ...styleOf(p, el), weight: 700 as const } : undefined;
     drawText(p, el, el.text, { x, y: b.y, w: x1 - pad - x, h: b.h }, { color: fg, style });
   }
@@ -136,8 +141,14 @@ export function paintListItem(p: Painter, el: UIElement): void {
   ctx.fillStyle = el.state.selected ? colors.accentTint : colors.surface;
   ctx.fillRect(b.x, b.y, b.w, b.h);
   const size = Math.min(b.h - 6, 16);
-  const x = leadingIcon(p, el, size);
-  hairline(ctx, el.icon ? x : b.x, b.y + b.h - 1, b.x + b.w - (el.icon ? x : b.x), colors.divider);
+  // Layout may place the row's icon and second line as child elements; the row's
+  // own text then goes beside the icon and above the second line, never under them.
+  const kids = childrenOf(p.screen, el.id);
+  const lead = kids.find((k) => k.role === 'image' && k.box.x < b.x + b.w / 3);
+  let x = leadingIcon(p, el, size);
+  if (lead) x = Math.max(x, lead.box.x + lead.box.w + 4 * p.pad);
+  const below = kids.find((k) => k.role === 'text' && k.box.y >= b.y + b.h / 2 - 1 && k.box.x <= x + 2);
+  hairline(ctx, el.icon || lead ? x : b.x, b.y + b.h - 1, b.x + b.w - (el.icon || lead ? x : b.x), colors.divider);
   const pad = 6 * p.pad;
   let right = b.x + b.w - pad;
   if (el.state.checked) {
@@ -147,7 +158,14 @@ export function paintListItem(p: Painter, el: UIElement): void {
     chevron(ctx, right - 2, b.y + b.h / 2, 2.4, 'right', colors.muted);
     right -= 8;
   }
-  if (el.text) rowText(p, el, x, right, colors.text);
+  const beside = kids.filter((k) => k !== lead && k !== below && k.box.x > x + 4);
+  if (beside.length > 0) right = Math.min(right, Math.min(...beside.map((k) => k.box.x)) - 3);
+  if (!el.text) return;
+  if (below && !el.text.includes('\n')) {
+    drawText(p, el, el.text, { x, y: b.y + 1, w: right - x, h: below.box.y - b.y - 1 }, { color: colors.text });
+  } else {
+    rowText(p, el, x, right, colors.text);
+  }
 }
 
 export function paintMenuItem(p: Painter, el: UIElement): void {

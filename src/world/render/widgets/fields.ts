@@ -3,17 +3,45 @@ import type { UIElement } from '../../types';
 import { colorOf } from '../palette';
 import type { Painter } from '../painter';
 import { chevron, drawIcon, fillRound, strokeRound } from '../shapes';
-import { drawText, fitStyle, visibleText } from '../text';
+import { drawText, fitStyle, measure, visibleText } from '../text';
+
+/** Greedy word wrap by measured width; a word longer than the line stays whole (drawText squeezes it). */
+function wrapLines(p: Painter, el: UIElement, text: string, width: number, area: { x: number; y: number; w: number; h: number }): string[] {
+  const style = fitStyle(p, el, area);
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && measure(p, next, style) > width) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
 
 /** Draws a field's value (or its placeholder, muted) from x to right, with a caret after it when focused. */
 function fieldText(p: Painter, el: UIElement, x: number, right: number): void {
   const b = el.box;
   const text = visibleText(el);
   const hasValue = Boolean(el.state.value);
-  // Tall fields (a message body) start their text at the top, like a textarea.
+  const color = hasValue ? p.colors.text : p.colors.muted;
+  // Tall fields (a message body) wrap their text from the top, like a textarea.
+  const tall = b.h > 26;
   const lineH = Math.min(b.h, 13);
-  const area = { x, y: b.h > 26 ? b.y + 2 : b.y + (b.h - lineH) / 2, w: Math.max(1, right - x), h: lineH };
-  const width = text ? drawText(p, el, text, area, { color: hasValue ? p.colors.text : p.colors.muted }) : 0;
+  const area = { x, y: tall ? b.y + 2 : b.y + (b.h - lineH) / 2, w: Math.max(1, right - x), h: lineH };
+  let width = 0;
+  if (text && tall) {
+    const rows = Math.max(1, Math.floor((b.h - 4) / (lineH - 2)));
+    const lines = wrapLines(p, el, text, area.w, area).slice(0, rows);
+    lines.forEach((l, i) => {
+      area.y = b.y + 2 + i * (lineH - 2);
+      width = drawText(p, el, l, area, { color });
+    });
+  } else if (text) {
+    width = drawText(p, el, text, area, { color });
+  }
   if (el.state.focused && el.role !== 'dropdown') {
     const style = fitStyle(p, el, area);
     const cx = Math.min(right - 1, hasValue ? x + width + 1 : x - 1.5);
