@@ -5,6 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { FIXTURES } from '../../src/world/render/fixtures';
+import { sampleScreens } from '../../src/world/catalog';
 
 async function open(page: Page): Promise<void> {
   await page.goto('/render.html');
@@ -55,5 +56,23 @@ test.describe('world renderer', () => {
     expect(rate.inWorker).toBe(true);
     expect(rate.screens).toBe(200);
     expect(rate.screensPerSecond).toBeGreaterThan(20);
+  });
+});
+
+test.describe('world screens from real tasks', () => {
+  test('render identically twice, are not blank, and keep every text legible inside its box', async ({ page }) => {
+    await open(page);
+    const sampled = sampleScreens(11, 16);
+    const named = sampled.map((s, i) => ({ name: `${i}:${s.task.appId}/${s.screen.screenId}`, screen: s.screen }));
+    const first = await page.evaluate((n) => window.coevoRender!.checkScreens(n), named);
+    const again = await page.evaluate((list) => window.coevoRender!.renderScreens(list, 1), sampled.map((s) => s.screen));
+    expect(new Set(sampled.map((s) => s.screen.platform))).toEqual(new Set(['web', 'mobile']));
+    first.forEach((r, i) => {
+      expect(r.inWorker, r.name).toBe(true);
+      expect(r.hash, r.name).toBe(again[i].hash);
+      expect(r.distinctColors, r.name).toBeGreaterThan(30);
+      expect(r.textElements, r.name).toBeGreaterThan(2);
+      expect(r.textFailures, r.name).toEqual([]);
+    });
   });
 });

@@ -23,6 +23,10 @@ const api: CoevoRenderApi = {
     await ready;
     return worker.renderFixtures();
   },
+  async checkScreens(named: { name: string; screen: Screen }[]) {
+    await ready;
+    return worker.checkScreens(named);
+  },
   async renderScreens(screens: Screen[], scale: number) {
     await ready;
     return worker.renderScreens(screens, scale);

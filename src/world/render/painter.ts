@@ -29,6 +29,11 @@ export function childrenOf(screen: Screen, id: string): UIElement[] {
   return screen.elements.filter((e) => e.parent === id);
 }
 
+/** Layout gives bars and dialogs their title as a heading child too; then the child draws it, once. */
+export function titleDrawnByChild(screen: Screen, el: UIElement): boolean {
+  return childrenOf(screen, el.id).some((k) => (k.role === 'heading' || k.role === 'text') && k.text === el.text);
+}
+
 /** Whether a nav bar is painted in the accent colour (app bars) rather than the surface colour (variant-dependent). */
 export function navBarFilled(screen: Screen): boolean {
   return screen.platform === 'mobile' ? screen.variant % 2 === 0 : screen.variant % 3 === 2;

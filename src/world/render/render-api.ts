@@ -27,6 +27,8 @@ export interface RenderRate {
 export interface CoevoRenderApi {
   ready: Promise<{ fontsInWindow: number; fontsInWorker: number; inWorker: boolean }>;
   renderFixtures(): Promise<RenderedFixture[]>;
+  /** Like renderFixtures, for any screens (the e2e tests pass real world screens). */
+  checkScreens(named: { name: string; screen: Screen }[]): Promise<RenderedFixture[]>;
   renderScreens(screens: Screen[], scale: number): Promise<RenderedScreen[]>;
   measureRenderRate(n: number, screens?: Screen[]): Promise<RenderRate>;
   /** Enlarges a PNG by an integer factor with nearest-neighbour sampling, to look at 1× pixels. */

@@ -6,6 +6,7 @@
 import type { Box, Role, Screen, UIElement } from '../types';
 import { pixelsOf, renderToCanvas } from './canvas';
 import { visibleText } from './text';
+import { titleDrawnByChild } from './painter';
 
 export interface TextCheck {
   id: string;
@@ -40,7 +41,7 @@ export function checkTexts(screen: Screen): TextCheck[] {
   const W = screen.width;
   const out: TextCheck[] = [];
   screen.elements.forEach((el: UIElement, index) => {
-    if (!visibleText(el)) return;
+    if (!visibleText(el) || titleDrawnByChild(screen, el)) return;
     const bare = pixelsOf(renderToCanvas(screen, 1, { hideTextOf: el.id }));
     const b = el.box;
     let inside = 0;

@@ -91,7 +91,9 @@ export function paintIconButton(p: Painter, el: UIElement): void {
 export function paintLink(p: Painter, el: UIElement): void {
   const b = el.box;
   const ink = inkFor(p, el);
-  const color = el.color ? colorOf(el.color, p.colors.dark) : ink.accent;
+  // On a filled bar the link takes the bar's ink: its own colour could be the bar's.
+  const onBar = ink.accent !== p.colors.accent;
+  const color = el.color && !onBar ? colorOf(el.color, p.colors.dark) : ink.accent;
   let x = b.x;
   if (el.icon) {
     const size = Math.min(b.h * 0.8, 10);

@@ -1,7 +1,7 @@
 /** Things that hold other elements or form rows: card, dialog, nav bar, list item, menu item, tab. */
 import type { Box, UIElement } from '../../types';
 import { colorOf, tintOf } from '../palette';
-import { childrenOf, inkFor, navBarFilled, type Painter } from '../painter';
+import { childrenOf, inkFor, navBarFilled, titleDrawnByChild, type Painter } from '../painter';
 import { chevron, circle, drawIcon, fillRound, hairline, roundRect, shadowRound, strokeRound } from '../shapes';
 import { drawText, styleOf } from '../text';
 
@@ -34,11 +34,6 @@ export function paintCard(p: Painter, el: UIElement): void {
   }
 }
 
-/** Layout gives bars and dialogs their title as a heading child too; draw it once. */
-function titleDrawnByChild(p: Painter, el: UIElement): boolean {
-  return childrenOf(p.screen, el.id).some((k) => (k.role === 'heading' || k.role === 'text') && k.text === el.text);
-}
-
 export function paintDialog(p: Painter, el: UIElement): void {
   const { ctx, colors, screen } = p;
   const b = el.box;
@@ -46,7 +41,7 @@ export function paintDialog(p: Painter, el: UIElement): void {
   ctx.fillRect(0, 0, screen.width, screen.height);
   const r = Math.max(screen.theme.corner, 6);
   shadowRound(ctx, b, r, colors.dark ? colors.raised : colors.surface, 'rgba(0,0,0,0.35)', 10, 3);
-  if (el.text && !titleDrawnByChild(p, el)) {
+  if (el.text && !titleDrawnByChild(p.screen, el)) {
     const pad = 8 * p.pad;
     drawText(p, el, el.text, { x: b.x + pad, y: b.y + pad * 0.75, w: b.w - 2 * pad, h: Math.min(14, b.h - pad) }, { color: colors.text });
   }
@@ -91,7 +86,7 @@ export function paintNavBar(p: Painter, el: UIElement): void {
     drawIcon(ctx, el.icon, x + s / 2 + 1, cy, s * 0.8, colors.onAccent);
     x += s + 5;
   }
-  if (el.text && x1 - pad > x && !titleDrawnByChild(p, el)) {
+  if (el.text && x1 - pad > x && !titleDrawnByChild(p.screen, el)) {
     const style = el.icon ? { ...styleOf(p, el), weight: 700 as const } : undefined;
     drawText(p, el, el.text, { x, y: b.y, w: x1 - pad - x, h: b.h }, { color: fg, style });
   }
