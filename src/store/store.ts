@@ -3,7 +3,7 @@
  * database; the UI reads through it and the engine worker writes through it.
  */
 import { openDB, type IDBPDatabase } from 'idb';
-import { DB_NAME, DB_VERSION, MIGRATIONS, type CoevoDB, type MetricRecord, type RunRecord } from './schema';
+import { DB_NAME, DB_VERSION, MIGRATIONS, type CheckpointRecord, type CoevoDB, type MetricRecord, type RunRecord } from './schema';
 
 export class StoreError extends Error {
   override name = 'StoreError';
@@ -79,6 +79,19 @@ export class Store {
     const prev = (await tx.store.get([runId, name])) ?? { runId, name, steps: [], values: [] };
     await guard(tx.store.put({ runId, name, steps: prev.steps.concat(steps), values: prev.values.concat(values) }));
     await tx.done;
+  }
+
+  async putCheckpoint(record: CheckpointRecord): Promise<void> {
+    await guard(this.db.put('checkpoints', record));
+  }
+
+  getCheckpoint(id: string): Promise<CheckpointRecord | undefined> {
+    return this.db.get('checkpoints', id);
+  }
+
+  /** A run's checkpoints, oldest iteration first. */
+  async listCheckpoints(runId: string): Promise<CheckpointRecord[]> {
+    return (await this.db.getAllFromIndex('checkpoints', 'byRun', runId)).sort((a, b) => a.iteration - b.iteration || a.createdAt - b.createdAt);
   }
 
   getMetric(runId: string, name: string): Promise<MetricRecord | undefined> {

@@ -49,6 +49,20 @@ describe('Store', () => {
     store.close();
   });
 
+  it('keeps checkpoints per run, in iteration order, and deletes them with the run', async () => {
+    const store = await Store.open(freshName());
+    await store.putRun(run('a', 1));
+    const weights = new Uint8Array([1, 2, 3, 4]).buffer;
+    for (const iteration of [2, 0, 1]) {
+      await store.putCheckpoint({ id: `a-g${iteration}`, runId: 'a', model: 'grounder', iteration, createdAt: iteration, config: { preset: 'tiny' }, weights });
+    }
+    expect((await store.listCheckpoints('a')).map((c) => c.iteration)).toEqual([0, 1, 2]);
+    expect(new Uint8Array((await store.getCheckpoint('a-g1'))!.weights)).toEqual(new Uint8Array([1, 2, 3, 4]));
+    await store.deleteRun('a');
+    expect(await store.listCheckpoints('a')).toEqual([]);
+    store.close();
+  });
+
   it('refuses mismatched metric arrays and updates of unknown runs with clear errors', async () => {
     const store = await Store.open(freshName());
     await expect(store.appendMetric('a', 'loss', [1, 2], [1])).rejects.toThrow(StoreError);

@@ -1,0 +1,163 @@
+/**
+ * The building blocks of both models, as plain functions over a ParamMap and
+ * a name prefix. Each block has a `…Specs` function that declares its
+ * weights, so a model's parameter list is written once, next to its use.
+ *
+ * Only ops with gradients on both WebGPU and WASM: matMul, softmax,
+ * element-wise ops, reshape/transpose/slice/concat/pad, sum/mean. So no conv
+ * op (conv3x3 below is padded slices + concat + matMul) and no gather
+ * (embedding is one-hot × matrix).
+ */
+import * as tf from './tf';
+import { im2col3x3, matMul } from './fastops';
+import { get, normal, ONES, ZEROS, type ParamMap, type ParamSpecs } from './params';
+
+/** Additive mask value: large enough to silence a logit, small enough to stay finite in float32 softmax. */
+export const MASKED = -1e9;
+
+export function denseSpecs(name: string, fanIn: number, fanOut: number, std = 1 / Math.sqrt(fanIn)): ParamSpecs {
+  return { [`${name}.w`]: { shape: [fanIn, fanOut], init: normal(std) }, [`${name}.b`]: { shape: [fanOut], init: ZEROS } };
+}
+
+/** x [..., in] → [..., out]: matMul over the flattened leading axes. */
+export function dense(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
+  const w = get(p, `${name}.w`);
+  const lead = x.shape.slice(0, -1);
+  const x2 = tf.reshape(x, [-1, x.shape[x.shape.length - 1]]) as tf.Tensor2D;
+  const y = tf.add(matMul(x2, w), get(p, `${name}.b`));
+  return tf.reshape(y, [...lead, w.shape[1] as number]);
+}
+
+export function layerNormSpecs(name: string, dim: number): ParamSpecs {
+  return { [`${name}.g`]: { shape: [dim], init: ONES }, [`${name}.b`]: { shape: [dim], init: ZEROS } };
+}
+
+/** Layer norm over the last axis, from mean and variance (tf.moments' gradient is not needed). */
+export function layerNorm(p: ParamMap, name: string, x: tf.Tensor, eps = 1e-5): tf.Tensor {
+  const mean = tf.mean(x, -1, true);
+  const d = tf.sub(x, mean);
+  const variance = tf.mean(tf.mul(d, d), -1, true);
+  const xhat = tf.div(d, tf.sqrt(tf.add(variance, eps)));
+  return tf.add(tf.mul(xhat, get(p, `${name}.g`)), get(p, `${name}.b`));
+}
+
+/** GELU, tanh approximation, from element-wise ops. */
+export function gelu(x: tf.Tensor): tf.Tensor {
+  const c = Math.sqrt(2 / Math.PI);
+  const inner = tf.mul(tf.add(x, tf.mul(tf.mul(tf.mul(x, x), x), 0.044715)), c);
+  return tf.mul(tf.mul(x, 0.5), tf.add(tf.tanh(inner), 1));
+}
+
+export function relu(x: tf.Tensor): tf.Tensor {
+  return tf.relu(x);
+}
+
+export function mlpSpecs(name: string, dim: number, hidden: number): ParamSpecs {
+  return { ...denseSpecs(`${name}.fc`, dim, hidden), ...denseSpecs(`${name}.proj`, hidden, dim, 1 / Math.sqrt(hidden) / 2) };
+}
+
+export function mlp(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
+  return dense(p, `${name}.proj`, gelu(dense(p, `${name}.fc`, x)));
+}
+
+export function embeddingSpecs(name: string, vocab: number, dim: number, std = 0.02 * 5): ParamSpecs {
+  return { [name]: { shape: [vocab, dim], init: normal(std) } };
+}
+
+/** ids (int32, any shape) → [...ids.shape, dim], as oneHot(ids) × table so the gradient is a matMul. */
+export function embedding(p: ParamMap, name: string, ids: tf.Tensor): tf.Tensor {
+  const table = get(p, name) as tf.Tensor2D;
+  const oh = tf.cast(tf.oneHot(tf.cast(tf.reshape(ids, [-1]), 'int32') as tf.Tensor1D, table.shape[0]), 'float32') as tf.Tensor2D;
+  return tf.reshape(matMul(oh, table), [...ids.shape, table.shape[1]]);
+}
+
+export function attentionSpecs(name: string, dim: number, kvDim = dim): ParamSpecs {
+  return {
+    ...denseSpecs(`${name}.q`, dim, dim),
+    ...denseSpecs(`${name}.k`, kvDim, dim),
+    ...denseSpecs(`${name}.v`, kvDim, dim),
+    ...denseSpecs(`${name}.o`, dim, dim, 1 / Math.sqrt(dim) / 2),
+  };
+}
+
+/** [B, T, d] → [B·heads, T, d/heads]: rank-3 products, whose gradients fastops handles. */
+function splitHeads(x: tf.Tensor, heads: number): tf.Tensor {
+  const [b, t, d] = x.shape;
+  return tf.reshape(tf.transpose(tf.reshape(x, [b, t, heads, d / heads]), [0, 2, 1, 3]), [b * heads, t, d / heads]);
+}
+
+/**
+ * Multi-head attention: queries from `xq` [B, Tq, d], keys and values from
+ * `xkv` [B, Tk, dkv] (pass xq again for self-attention). `mask` is additive,
+ * broadcastable to [B, heads, Tq, Tk] (0 = attend, MASKED = not).
+ */
+export function attention(p: ParamMap, name: string, xq: tf.Tensor, xkv: tf.Tensor, heads: number, mask?: tf.Tensor): tf.Tensor {
+  const [b, tq, d] = xq.shape;
+  const q = splitHeads(dense(p, `${name}.q`, xq), heads);
+  const k = splitHeads(dense(p, `${name}.k`, xkv), heads);
+  const v = splitHeads(dense(p, `${name}.v`, xkv), heads);
+  const tk = xkv.shape[1] as number;
+  let scores = tf.reshape(tf.mul(matMul(q, k, true), 1 / Math.sqrt(d / heads)), [b, heads, tq, tk]);
+  if (mask) scores = tf.add(scores, mask);
+  const out = matMul(tf.reshape(tf.softmax(scores), [b * heads, tq, tk]), v); // [B·h, Tq, dh]
+  return dense(p, `${name}.o`, tf.reshape(tf.transpose(tf.reshape(out, [b, heads, tq, d / heads]), [0, 2, 1, 3]), [b, tq, d]));
+}
+
+/** [B, Tk] 1/0 validity (1 = real token) → additive mask [B, 1, 1, Tk]. */
+export function keyPaddingMask(valid: tf.Tensor): tf.Tensor {
+  const [b, t] = valid.shape;
+  return tf.reshape(tf.mul(tf.sub(1, tf.cast(valid, 'float32')), MASKED), [b, 1, 1, t]);
+}
+
+/** Additive causal mask [1, 1, T, T]: position i sees keys 0..i. */
+export function causalMask(t: number): tf.Tensor {
+  const i = tf.range(0, t, 1, 'int32');
+  const future = tf.greater(tf.reshape(i, [1, t]), tf.reshape(i, [t, 1])); // key > query
+  return tf.reshape(tf.mul(tf.cast(future, 'float32'), MASKED), [1, 1, t, t]);
+}
+
+export function conv3x3Specs(name: string, cin: number, cout: number): ParamSpecs {
+  return denseSpecs(name, 9 * cin, cout, Math.sqrt(2 / (9 * cin)));
+}
+
+/**
+ * 3×3 convolution, stride 1, zero padding 1, on x [B, H, W, C]: the nine
+ * shifted views are concatenated along channels and multiplied by one
+ * [9C, out] matrix. Only pad/slice/concat/matMul, so it has gradients on WASM.
+ */
+export function conv3x3(p: ParamMap, name: string, x: tf.Tensor4D): tf.Tensor4D {
+  return dense(p, name, im2col3x3(x)) as tf.Tensor4D;
+}
+
+/** [B, H, W, C] → [B, H/f, W/f, f·f·C]: each f×f block becomes one position (space-to-depth). */
+export function spaceToDepth(x: tf.Tensor4D, f: number): tf.Tensor4D {
+  const [b, h, w, c] = x.shape;
+  const blocks = tf.transpose(tf.reshape(x, [b, h / f, f, w / f, f, c]), [0, 1, 3, 2, 4, 5]);
+  return tf.reshape(blocks, [b, h / f, w / f, f * f * c]);
+}
+
+export function blockSpecs(name: string, dim: number, crossDim?: number): ParamSpecs {
+  return {
+    ...layerNormSpecs(`${name}.ln1`, dim),
+    ...attentionSpecs(`${name}.attn`, dim),
+    ...(crossDim !== undefined ? { ...layerNormSpecs(`${name}.lnx`, dim), ...attentionSpecs(`${name}.cross`, dim, crossDim) } : {}),
+    ...layerNormSpecs(`${name}.ln2`, dim),
+    ...mlpSpecs(`${name}.mlp`, dim, 4 * dim),
+  };
+}
+
+/** Pre-norm transformer block: self-attention, optional cross-attention to `memory`, MLP. */
+export function block(
+  p: ParamMap,
+  name: string,
+  x: tf.Tensor,
+  heads: number,
+  selfMask?: tf.Tensor,
+  memory?: tf.Tensor,
+  memoryMask?: tf.Tensor,
+): tf.Tensor {
+  const a = layerNorm(p, `${name}.ln1`, x);
+  let h = tf.add(x, attention(p, `${name}.attn`, a, a, heads, selfMask));
+  if (memory) h = tf.add(h, attention(p, `${name}.cross`, layerNorm(p, `${name}.lnx`, h), memory, heads, memoryMask));
+  return tf.add(h, mlp(p, `${name}.mlp`, layerNorm(p, `${name}.ln2`, h)));
+}

@@ -1,0 +1,109 @@
+/**
+ * The planner's token layout, and a real-world example batch.
+ *
+ * Prompt: <bos> goal <sep> screen description (describeScreen) <sep>
+ * history (earlier instructions, one per line) <sep>, left-padded to P. When
+ * it is too long, the screen description is cut from its end (the goal and
+ * history are what the step depends on most).
+ *
+ * Completion: instruction <eos>, or for CoT-SFT
+ * <think> reasoning </think> instruction <eos>, right-padded to C.
+ */
+import { Random } from '../learn/random';
+import { printInstruction } from '../text/grammar';
+import { padLeft, padRight, SPECIAL, type Tokenizer } from '../text/tokenizer';
+import { describeScreen } from '../world/describe';
+import { screenOf } from '../world/env';
+import { oracle } from '../world/tasks';
+import { stateBefore, trainingTasks } from '../world/suites';
+import * as tf from './tf';
+import type { PlannerConfig } from './planner';
+
+export interface PlannerPromptParts {
+  goal: string;
+  screen: string; // describeScreen(screen)
+  history: readonly string[]; // earlier instructions, oldest first
+}
+
+export function promptIds(tok: Tokenizer, parts: PlannerPromptParts, length: number): number[] {
+  const goal = tok.encode(parts.goal);
+  const history = tok.encode(parts.history.join('\n'));
+  let screen = tok.encode(parts.screen);
+  const fixed = 4 + goal.length + history.length;
+  if (fixed + screen.length > length) screen = screen.slice(0, Math.max(0, length - fixed));
+  const ids = [SPECIAL.bos, ...goal, SPECIAL.sep, ...screen, SPECIAL.sep, ...history, SPECIAL.sep];
+  return padLeft(ids, length);
+}
+
+export function completionIds(tok: Tokenizer, instruction: string, length: number, reasoning?: string): number[] {
+  const think = reasoning === undefined ? [] : [SPECIAL.think, ...tok.encode(reasoning), SPECIAL.endThink];
+  const body = [...think, ...tok.encode(instruction)].slice(0, length - 1);
+  return padRight([...body, SPECIAL.eos], length);
+}
+
+/** A decoded completion split into its reasoning (if any) and instruction text. */
+export function parseCompletion(tok: Tokenizer, ids: readonly number[]): { reasoning?: string; instruction: string } {
+  const end = ids.indexOf(SPECIAL.eos);
+  const body = end < 0 ? ids.slice() : ids.slice(0, end);
+  if (body[0] === SPECIAL.think) {
+    const close = body.indexOf(SPECIAL.endThink);
+    if (close >= 0) return { reasoning: tok.decode(body.slice(1, close)), instruction: tok.decode(body.slice(close + 1)) };
+    return { reasoning: tok.decode(body.slice(1)), instruction: '' };
+  }
+  return { instruction: tok.decode(body) };
+}
+
+export interface PlannerExample {
+  taskId: string;
+  stepIndex: number;
+  parts: PlannerPromptParts;
+  instruction: string; // the oracle's canonical instruction, printed
+}
+
+export interface PlannerBatch {
+  examples: PlannerExample[];
+  prompt: Int32Array; // [B, P]
+  completion: Int32Array; // [B, C]
+}
+
+/** `size` oracle steps of training tasks (random task, random step), deterministic from `rng`. */
+export function plannerExamples(rng: Random, size: number): PlannerExample[] {
+  const out: PlannerExample[] = [];
+  for (const task of trainingTasks(rng.fork('tasks'), size)) {
+    const steps = oracle(task);
+    const stepIndex = rng.int(0, steps.length - 1);
+    const screen = screenOf(stateBefore(task, stepIndex));
+    out.push({
+      taskId: task.id,
+      stepIndex,
+      parts: { goal: task.goal, screen: describeScreen(screen), history: steps.slice(0, stepIndex).map((s) => printInstruction(s.instruction)) },
+      instruction: printInstruction(steps[stepIndex].instruction),
+    });
+  }
+  return out;
+}
+
+export function plannerBatch(tok: Tokenizer, cfg: PlannerConfig, examples: readonly PlannerExample[]): PlannerBatch {
+  const p = cfg.promptLength;
+  const c = cfg.completionLength;
+  const prompt = new Int32Array(examples.length * p);
+  const completion = new Int32Array(examples.length * c);
+  examples.forEach((e, i) => {
+    prompt.set(promptIds(tok, e.parts, p), i * p);
+    completion.set(completionIds(tok, e.instruction, c), i * c);
+  });
+  return { examples: [...examples], prompt, completion };
+}
+
+/** A tiny real-world batch for tests and examples: `size` steps of training tasks. */
+export function plannerExampleBatch(tok: Tokenizer, cfg: PlannerConfig, size: number, seed = 1): PlannerBatch {
+  return plannerBatch(tok, cfg, plannerExamples(new Random(seed), size));
+}
+
+export function plannerTensors(b: PlannerBatch, cfg: PlannerConfig): { prompt: tf.Tensor2D; completion: tf.Tensor2D } {
+  const n = b.examples.length;
+  return {
+    prompt: tf.tensor2d(b.prompt, [n, cfg.promptLength], 'int32'),
+    completion: tf.tensor2d(b.completion, [n, cfg.completionLength], 'int32'),
+  };
+}
