@@ -77,7 +77,7 @@ describe('models: forward and backward on WASM', () => {
     expect(tf.memory().numTensors).toBeLessThanOrEqual(before);
   });
 
-  it('planner: one SFT-like step of the tiny preset, no tensor leak, under a second; decoding', async () => {
+  it('planner: one SFT-like step of the tiny preset, no tensor leak; decoding', async () => {
     const cfg = plannerPreset('tiny');
     const params = initPlanner(new Random(2), cfg);
     const batch = plannerExampleBatch(tok, cfg, 8, 4);
