@@ -114,7 +114,7 @@ export function restore(p: Params, values: Record<string, Float32Array>): void {
 /** A frozen deep copy (e.g. GRPO's reference policy): new variables, not trainable. */
 export function cloneParams(p: Params, trainable = false): Params {
   const out: Params = {};
-  for (const name of Object.keys(p)) out[name] = tf.tidy(() => tf.variable(p[name].clone(), trainable, uniqueVariableName(name)));
+  for (const name of Object.keys(p)) out[name] = tf.tidy(() => tf.variable(tf.clone(p[name]), trainable, uniqueVariableName(name)));
   return out;
 }
 
