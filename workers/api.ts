@@ -4,8 +4,9 @@
  */
 import type { BackendName, RunRecord } from '../src/store/schema';
 import type { LossPoint, TinyJobConfig, TinyJobResult } from '../src/learn/tinyJob';
+import type { StepCheckOptions, StepCheckResult } from '../src/learn/stepCheck';
 
-export type { BackendName, LossPoint, TinyJobConfig, TinyJobResult };
+export type { BackendName, LossPoint, TinyJobConfig, TinyJobResult, StepCheckOptions, StepCheckResult };
 
 export interface AdapterInfo {
   vendor: string;
@@ -31,4 +32,6 @@ export interface EngineApi {
   useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo>;
   /** Trains the tiny regressor, stores the run and its loss curve, streams losses to onLosses. */
   runTinyJob(config: TinyJobConfig, onLosses: (points: LossPoint[]) => void): Promise<{ run: RunRecord; result: TinyJobResult }>;
+  /** A few seeded training steps of one agent under one rule, with losses and tensor counts (for parity and leak checks). */
+  runStepCheck(options: StepCheckOptions): Promise<StepCheckResult>;
 }

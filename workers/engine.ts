@@ -6,10 +6,13 @@ import type { DeviceInfo, EngineApi, WebGpuProbe } from './api';
 import { Store } from '../src/store/store';
 import type { RunRecord } from '../src/store/schema';
 import { runTinyJob, validateTinyJobConfig } from '../src/learn/tinyJob';
+import { runStepCheck, type Paint } from '../src/learn/stepCheck';
 
 interface Backends {
   probeWebGpu(): Promise<WebGpuProbe>;
   useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo>;
+  /** Turns screens into model pixels: the real renderer in the worker. */
+  paint(): Promise<Paint>;
 }
 
 export function createEngine(backends: Backends): EngineApi {
@@ -23,6 +26,11 @@ export function createEngine(backends: Backends): EngineApi {
     async useBackend(name) {
       device = await backends.useBackend(name);
       return device;
+    },
+
+    async runStepCheck(options) {
+      if (!device) throw new Error('Choose a backend (useBackend) before training.');
+      return runStepCheck(options, await backends.paint());
     },
 
     async runTinyJob(config, onLosses) {

@@ -4,6 +4,7 @@ import * as Comlink from 'comlink';
 import type { EngineApi } from './api';
 import { probeWebGpu, useBackend } from './backend';
 import { createEngine } from './engine';
+import { realPaint } from './paint';
 
-const engine: EngineApi = createEngine({ probeWebGpu, useBackend });
+const engine: EngineApi = createEngine({ probeWebGpu, useBackend, paint: realPaint });
 Comlink.expose(engine);

@@ -1,0 +1,98 @@
+/**
+ * A fixed, seeded run of a few training steps of one agent under one rule.
+ * The engine runs it on whichever backend is active, so a test can compare
+ * WebGPU with WASM step by step and watch the tensor count for leaks.
+ * Everything random comes from the seed, never from the backend.
+ */
+import * as tf from '../models/tf';
+import { Random } from './random';
+import { defaultTokenizer } from '../text/vocab';
+import { grounderPreset, type PresetName } from '../models/presets';
+import { initGrounder } from '../models/grounder';
+import { grounderBatch } from '../models/grounderData';
+import { syntheticScreenImage } from '../models/rasterize';
+import { disposeParams } from '../models/params';
+import { makeGrounderSft } from './grounderSft';
+import { makeGrounderGrpo } from './grounderGrpo';
+import { sliceTrainingExamples } from './grounderCurriculum';
+import type { Screen } from '../world/types';
+
+export type StepKind = 'grounder-sft' | 'grounder-grpo';
+
+export interface StepCheckOptions {
+  kind: StepKind;
+  steps: number;
+  batch: number;
+  seed: number;
+  preset: PresetName;
+}
+
+export interface StepCheckResult {
+  kind: StepKind;
+  backend: string;
+  losses: number[];
+  tensorsAfterStep: number[]; // tf.memory().numTensors after each step
+  tensorsBefore: number;
+  tensorsAfterDispose: number;
+  msPerStep: number;
+}
+
+export type Paint = (screen: Screen) => Float32Array;
+
+interface Trainer {
+  step(): Promise<number>;
+  dispose(): void;
+}
+
+function grounderTrainer(o: StepCheckOptions, paint: Paint): Trainer {
+  const rng = new Random(o.seed);
+  const tok = defaultTokenizer();
+  const cfg = grounderPreset(o.preset);
+  const params = initGrounder(rng.fork('init'), cfg);
+  const pool = sliceTrainingExamples(rng.fork('data'), o.batch * o.steps, {});
+  const batches = Array.from({ length: o.steps }, (_, i) => grounderBatch(tok, cfg, pool.slice(i * o.batch, (i + 1) * o.batch), paint));
+  let i = 0;
+  if (o.kind === 'grounder-sft') {
+    const sft = makeGrounderSft(params, cfg, { lr: 3e-3 });
+    return {
+      step: async () => (await sft.step(batches[i++ % batches.length])).loss,
+      dispose: () => {
+        sft.dispose();
+        disposeParams(params);
+      },
+    };
+  }
+  const grpo = makeGrounderGrpo(params, cfg, { lr: 1e-3, rng: rng.fork('grpo') });
+  return {
+    step: async () => (await grpo.step(batches[i++ % batches.length])).loss,
+    dispose: () => {
+      grpo.dispose();
+      disposeParams(params);
+    },
+  };
+}
+
+export async function runStepCheck(o: StepCheckOptions, paint: Paint = syntheticScreenImage): Promise<StepCheckResult> {
+  const tensorsBefore = tf.memory().numTensors;
+  const trainer = grounderTrainer(o, paint);
+  const losses: number[] = [];
+  const tensorsAfterStep: number[] = [];
+  const t0 = performance.now();
+  try {
+    for (let s = 0; s < o.steps; s++) {
+      losses.push(await trainer.step());
+      tensorsAfterStep.push(tf.memory().numTensors);
+    }
+  } finally {
+    trainer.dispose();
+  }
+  return {
+    kind: o.kind,
+    backend: tf.getBackend(),
+    losses,
+    tensorsAfterStep,
+    tensorsBefore,
+    tensorsAfterDispose: tf.memory().numTensors,
+    msPerStep: (performance.now() - t0) / o.steps,
+  };
+}
