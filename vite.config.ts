@@ -20,7 +20,8 @@ export default defineConfig({
     rollupOptions: { input: { main: 'index.html', render: 'render.html' } },
   },
   test: {
-    include: ['test/unit/**/*.test.ts'],
+    // Long learning runs (minutes each on a 2-core CPU) live in test/slow: `npm run test:slow`.
+    include: process.env.COEVO_SLOW === '1' ? ['test/slow/**/*.test.ts'] : ['test/unit/**/*.test.ts'],
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 60_000,

@@ -1,0 +1,168 @@
+/**
+ * Offline evaluation of the planner on states whose next step is known
+ * (held-out states for learning claims): greedy decoding, then per state
+ * - parsed: the instruction (after any `<think>` trace) parses;
+ * - typeMatch: its action type is the true one;
+ * - targetMatch: for steps with a target element, the verifier resolves its
+ *   reference on that screen to exactly the true element; for steps without
+ *   one, the value matches (scroll direction, app name; BACK/DONE have none);
+ * - exact: typeMatch and targetMatch (the "action type and target" match);
+ * - valueMatch / step: the value also right (typed text, option), all three;
+ * - reward: planReward against a grounder pool, when one is given.
+ */
+import * as tf from '../models/tf';
+import { plannerDecode, type PlannerConfig } from '../models/planner';
+import { parseCompletion } from '../models/plannerData';
+import { loraParams, type Lora } from '../models/lora';
+import type { ParamMap } from '../models/params';
+import { parseInstruction } from '../text/grammar';
+import type { Tokenizer } from '../text/tokenizer';
+import type { Instruction } from '../world/types';
+import { normText, resolveRef } from '../world/verifier';
+import { groundWithPool, type PoolGrounder } from './plannerGrounderPool';
+import { plannerPrompts, planTruth, type PlannerState } from './plannerStates';
+import type { Random } from './random';
+import { instructionValue, planReward, type PlanReward, type PlanRewardOptions } from './rewards';
+
+export interface DecodedState {
+  tokens: number[]; // generated ids, eos last
+  logProbs: number[]; // per generated token, temperature 1
+  reasoning?: string;
+  instruction: string;
+}
+
+/**
+ * Decodes every state (greedy with temperature 0, else sampled with `rng`),
+ * `repeat` times each (rows s·repeat … s·repeat + repeat − 1), in chunks of
+ * `batchSize` rows; the last chunk is padded with copies so shapes stay fixed.
+ */
+export async function decodeStates(
+  p: ParamMap,
+  cfg: PlannerConfig,
+  tok: Tokenizer,
+  states: readonly PlannerState[],
+  opts: { temperature: number; rng?: Random; repeat?: number; batchSize?: number },
+): Promise<DecodedState[]> {
+  const repeat = opts.repeat ?? 1;
+  const size = opts.batchSize ?? 16;
+  const prompts = plannerPrompts(tok, cfg, states);
+  const rows = states.length * repeat;
+  const pl = cfg.promptLength;
+  const out: DecodedState[] = [];
+  for (let start = 0; start < rows; start += size) {
+    const n = Math.min(size, rows - start);
+    const ids = new Int32Array(size * pl);
+    for (let i = 0; i < size; i++) {
+      const s = Math.floor((start + Math.min(i, n - 1)) / repeat);
+      ids.set(prompts.subarray(s * pl, (s + 1) * pl), i * pl);
+    }
+    const prompt = tf.tensor2d(ids, [size, pl], 'int32');
+    const dec = await plannerDecode(p, cfg, prompt, { temperature: opts.temperature, rng: opts.rng });
+    prompt.dispose();
+    for (let i = 0; i < n; i++) out.push({ tokens: dec.tokens[i], logProbs: dec.logProbs[i], ...parseCompletion(tok, dec.tokens[i]) });
+  }
+  return out;
+}
+
+export interface StepMatch {
+  parsed: boolean;
+  typeMatch: boolean;
+  targetMatch: boolean;
+  valueMatch: boolean;
+  /** type and target (the learning claim's measure). */
+  exact: boolean;
+  /** type, target and value. */
+  step: boolean;
+}
+
+/** How an instruction text compares with the state's true next step. */
+export function matchStep(state: PlannerState, text: string): StepMatch {
+  const parsed = parseInstruction(text);
+  if (!parsed) return { parsed: false, typeMatch: false, targetMatch: false, valueMatch: false, exact: false, step: false };
+  const truth = state.step;
+  const typeMatch = parsed.action === truth.type;
+  const value = sameValue(parsed, truth.value);
+  let targetMatch: boolean;
+  if (truth.targetId !== undefined) {
+    const r = parsed.ref ? resolveRef(state.screen, parsed.ref) : null;
+    targetMatch = r !== null && r.kind === 'element' && r.id === truth.targetId;
+  } else {
+    targetMatch = parsed.ref === undefined && value;
+  }
+  return { parsed: true, typeMatch, targetMatch, valueMatch: value, exact: typeMatch && targetMatch, step: typeMatch && targetMatch && value };
+}
+
+function sameValue(i: Instruction, truth: string | undefined): boolean {
+  const v = instructionValue(i);
+  if (v === undefined || truth === undefined) return v === truth;
+  return normText(v) === normText(truth);
+}
+
+export interface PlannerEvalRow extends StepMatch {
+  taskId: string;
+  stepIndex: number;
+  truth: string;
+  output: string;
+  reasoning?: string;
+  reward?: PlanReward;
+}
+
+export interface PlannerEval {
+  states: number;
+  parseRate: number;
+  typeAccuracy: number;
+  /** Action type and target right (target: verifier-resolved element; no-target steps: value). */
+  exactMatch: number;
+  /** Type, target and value right. */
+  stepAccuracy: number;
+  /** Mean planReward over states; NaN without a pool. */
+  meanReward: number;
+  rows: PlannerEvalRow[];
+}
+
+export interface EvalPlannerOptions {
+  pool?: readonly PoolGrounder[];
+  reward?: PlanRewardOptions;
+  lora?: Lora;
+  batchSize?: number;
+}
+
+/** Greedy evaluation of the planner on `states` (see the file comment for each measure). */
+export async function evalPlanner(
+  p: ParamMap,
+  cfg: PlannerConfig,
+  tok: Tokenizer,
+  states: readonly PlannerState[],
+  opts: EvalPlannerOptions = {},
+): Promise<PlannerEval> {
+  if (states.length === 0) throw new Error('evalPlanner: no states');
+  const lora = opts.lora;
+  // Under LoRA, materialise W + ΔW once for the whole evaluation, not once per decoded token.
+  const weights = lora ? tf.tidy(() => ({ ...loraParams(p, lora) })) : p;
+  let decoded: DecodedState[];
+  try {
+    decoded = await decodeStates(weights, cfg, tok, states, { temperature: 0, batchSize: opts.batchSize });
+  } finally {
+    if (lora) for (const t of lora.targets) weights[t].dispose();
+  }
+  const groundings = opts.pool ? await groundWithPool(opts.pool, states.map((s, i) => ({ screen: s.screen, instruction: decoded[i].instruction }))) : null;
+  const rows: PlannerEvalRow[] = states.map((s, i) => ({
+    taskId: s.task.id,
+    stepIndex: s.stepIndex,
+    truth: s.instruction,
+    output: decoded[i].instruction,
+    ...(decoded[i].reasoning !== undefined ? { reasoning: decoded[i].reasoning } : {}),
+    ...matchStep(s, decoded[i].instruction),
+    ...(groundings ? { reward: planReward(decoded[i].instruction, planTruth(s), groundings[i], opts.reward) } : {}),
+  }));
+  const mean = (f: (r: PlannerEvalRow) => number) => rows.reduce((a, r) => a + f(r), 0) / rows.length;
+  return {
+    states: rows.length,
+    parseRate: mean((r) => +r.parsed),
+    typeAccuracy: mean((r) => +r.typeMatch),
+    exactMatch: mean((r) => +r.exact),
+    stepAccuracy: mean((r) => +r.step),
+    meanReward: groundings ? mean((r) => r.reward?.total ?? 0) : NaN,
+    rows,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Planner SFT: next-token cross-entropy on the completion tokens only
+ * (the prompt is context, not a target), with teacher forcing: the whole
+ * completion is fed in and every position predicts its next token in one
+ * forward. CoT-SFT is the same loss on batches whose completions carry the
+ * `<think> … </think>` trace (plannerSftBatch with cot = true).
+ *
+ * With a LoRA, the forward reads W + ΔW and only the adapters train.
+ */
+import * as tf from '../models/tf';
+import { completionMask, plannerLogProbs, type PlannerConfig } from '../models/planner';
+import type { PlannerBatch } from '../models/plannerData';
+import { loraParams, loraTrainables, type Lora } from '../models/lora';
+import type { ParamMap, Params } from '../models/params';
+
+export interface PlannerSftOptions {
+  /** Adam learning rate. */
+  lr: number;
+  /** Clip the global gradient norm to this (0 or absent: no clipping). */
+  clipNorm?: number;
+  /** Train adapters on frozen base weights instead of the base itself. */
+  lora?: Lora;
+}
+
+export interface PlannerSftStep {
+  /** Mean cross-entropy per completion token (nats), before this step's update. */
+  loss: number;
+}
+
+export interface PlannerSft {
+  step(batch: PlannerBatch): Promise<PlannerSftStep>;
+  /** Number of trained parameters (adapters only under LoRA). */
+  readonly trainable: number;
+  /** Frees the optimizer's state (the parameters stay with their owner). */
+  dispose(): void;
+}
+
+/** Mean −log π over the completion's real tokens (eos included, padding excluded). */
+export function plannerSftLoss(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D): tf.Scalar {
+  return tf.tidy(() => {
+    const lp = plannerLogProbs(p, cfg, prompt, completion);
+    const mask = completionMask(completion);
+    return tf.neg(tf.div(tf.sum(tf.mul(lp, mask)), tf.maximum(tf.sum(mask), 1))) as tf.Scalar;
+  });
+}
+
+/** Scales gradients so that their global norm is at most `maxNorm` (no read-back). */
+export function clipByGlobalNorm(grads: tf.NamedTensorMap, maxNorm: number): tf.NamedTensorMap {
+  return tf.tidy(() => {
+    const sq = Object.values(grads).map((g) => tf.sum(tf.square(g)));
+    const norm = tf.sqrt(tf.addN(sq));
+    const scale = tf.div(maxNorm, tf.maximum(norm, maxNorm));
+    return Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, tf.mul(g, scale)]));
+  });
+}
+
+/**
+ * One optimizer step of `lossFn` over `vars`: gradients, optional global-norm
+ * clipping, Adam update; returns the loss tensor (caller reads and disposes).
+ */
+export function applyStep(opt: tf.Optimizer, vars: tf.Variable[], lossFn: () => tf.Scalar, clipNorm = 0): tf.Scalar {
+  return tf.tidy(() => {
+    const { value, grads } = tf.variableGrads(lossFn, vars);
+    opt.applyGradients(clipNorm > 0 ? clipByGlobalNorm(grads, clipNorm) : grads);
+    return value;
+  });
+}
+
+export function makePlannerSft(params: Params, cfg: PlannerConfig, opts: PlannerSftOptions): PlannerSft {
+  const lora = opts.lora;
+  const vars = lora ? loraTrainables(lora) : Object.values(params).filter((v) => v.trainable);
+  if (vars.length === 0) throw new Error('makePlannerSft: nothing to train (all parameters frozen and no LoRA)');
+  const opt = tf.train.adam(opts.lr);
+  return {
+    trainable: vars.reduce((n, v) => n + v.size, 0),
+    async step(batch) {
+      const n = batch.examples.length;
+      if (batch.prompt.length !== n * cfg.promptLength || batch.completion.length !== n * cfg.completionLength) {
+        throw new Error(`plannerSft: batch of ${n} does not have [${n}, ${cfg.promptLength}] prompts and [${n}, ${cfg.completionLength}] completions`);
+      }
+      const loss = tf.tidy(() => {
+        const prompt = tf.tensor2d(batch.prompt, [n, cfg.promptLength], 'int32');
+        const completion = tf.tensor2d(batch.completion, [n, cfg.completionLength], 'int32');
+        return applyStep(opt, vars, () => plannerSftLoss(lora ? loraParams(params, lora) : params, cfg, prompt, completion), opts.clipNorm);
+      });
+      const value = (await loss.data())[0];
+      loss.dispose();
+      return { loss: value };
+    },
+    dispose() {
+      opt.dispose();
+    },
+  };
+}
