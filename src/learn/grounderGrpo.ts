@@ -10,6 +10,7 @@
  * GRPO does not train it.
  */
 import * as tf from '../models/tf';
+import { oneHotFloat } from '../models/dtype';
 import { GRID_CELLS } from '../models/canvas';
 import { grounderForward, samplePoints, type GrounderConfig } from '../models/grounder';
 import { grounderTensors, type GrounderBatch } from '../models/grounderData';
@@ -103,7 +104,7 @@ export function makeGrounderGrpo(params: Params, cfg: GrounderConfig, opts: Grou
     const adv = groupAdvantages(rewards, g);
 
     const stats = tf.tidy(() => {
-      const pick = tf.cast(tf.oneHot(tf.tensor1d(cells, 'int32'), GRID_CELLS), 'float32'); // [N·G, cells]
+      const pick = oneHotFloat(tf.tensor1d(cells, 'int32'), GRID_CELLS); // [N·G, cells]
       // Each sample's row repeated G times, as [N·G, cells], to line up with the draws.
       const repeat = (x: tf.Tensor) => tf.reshape(tf.tile(tf.expandDims(x, 1), [1, g, 1]), [n * g, GRID_CELLS]);
       const logpRef = tf.reshape(tf.sum(tf.mul(repeat(refLogp), pick), 1), [n * g, 1]) as tf.Tensor2D;

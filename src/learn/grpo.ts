@@ -5,6 +5,7 @@
  * sampled point is a completion of a single "token" (T = 1).
  */
 import * as tf from '../models/tf';
+import { maskOf } from '../models/dtype';
 
 /** Clip range of the probability ratio (PPO / GRPO default). */
 export const GRPO_EPSILON = 0.2;
@@ -133,7 +134,7 @@ export function grpoLoss(inputs: GrpoInputs, opts: GrpoOptions): GrpoLoss {
     // Clipping is active where it changes the minimum: ρ < 1−ε with A < 0, or ρ > 1+ε with A > 0.
     const low = tf.logicalAnd(tf.less(ratio, 1 - eps), tf.less(adv, 0));
     const high = tf.logicalAnd(tf.greater(ratio, 1 + eps), tf.greater(adv, 0));
-    const active = tf.mul(tf.cast(tf.logicalOr(low, high), 'float32'), mask);
+    const active = tf.mul(maskOf(tf.logicalOr(low, high)), mask);
     return {
       loss,
       kl: tf.div(tf.sum(tf.mul(kl, mask)), tokens) as tf.Scalar,

@@ -16,8 +16,15 @@ import { makeGrounderSft } from './grounderSft';
 import { makeGrounderGrpo } from './grounderGrpo';
 import { sliceTrainingExamples } from './grounderCurriculum';
 import type { Screen } from '../world/types';
+import { initPlanner } from '../models/planner';
+import { plannerPreset } from '../models/presets';
+import { makePlannerSft } from './plannerSft';
+import { makePlannerGrpo } from './plannerGrpo';
+import { verifierGrounder } from './plannerGrounderPool';
+import { plannerSftBatch, trainingPlannerStates } from './plannerStates';
 
-export type StepKind = 'grounder-sft' | 'grounder-grpo';
+export type StepKind = 'grounder-sft' | 'grounder-grpo' | 'planner-sft' | 'planner-grpo';
+export const STEP_KINDS: readonly StepKind[] = ['grounder-sft', 'grounder-grpo', 'planner-sft', 'planner-grpo'];
 
 export interface StepCheckOptions {
   kind: StepKind;
@@ -35,6 +42,8 @@ export interface StepCheckResult {
   tensorsBefore: number;
   tensorsAfterDispose: number;
   msPerStep: number;
+  /** Wall time of each step: the first includes shader compilation on WebGPU. */
+  stepMs: number[];
 }
 
 export type Paint = (screen: Screen) => Float32Array;
@@ -72,15 +81,51 @@ function grounderTrainer(o: StepCheckOptions, paint: Paint): Trainer {
   };
 }
 
+/**
+ * The planner under SFT or GRPO on training states. GRPO's reward comes
+ * from the rule-based verifier grounder, so it needs no pixels and both
+ * backends see identical rewards; its samples come from the seeded rng.
+ */
+function plannerTrainer(o: StepCheckOptions): Trainer {
+  const rng = new Random(o.seed);
+  const tok = defaultTokenizer();
+  const cfg = plannerPreset(o.preset);
+  const params = initPlanner(rng.fork('init'), cfg);
+  const states = trainingPlannerStates(rng.fork('data'), o.batch * o.steps).slice(0, o.batch * o.steps);
+  const chunk = (i: number) => states.slice((i % o.steps) * o.batch, ((i % o.steps) + 1) * o.batch);
+  let i = 0;
+  if (o.kind === 'planner-sft') {
+    const sft = makePlannerSft(params, cfg, { lr: 3e-3 });
+    return {
+      step: async () => (await sft.step(plannerSftBatch(tok, cfg, chunk(i++)))).loss,
+      dispose: () => {
+        sft.dispose();
+        disposeParams(params);
+      },
+    };
+  }
+  const grpo = makePlannerGrpo(params, cfg, tok, { lr: 1e-3, pool: [verifierGrounder()], rng: rng.fork('grpo'), groupSize: 4 });
+  return {
+    step: async () => (await grpo.step(chunk(i++))).loss,
+    dispose: () => {
+      grpo.dispose();
+      disposeParams(params);
+    },
+  };
+}
+
 export async function runStepCheck(o: StepCheckOptions, paint: Paint = syntheticScreenImage): Promise<StepCheckResult> {
   const tensorsBefore = tf.memory().numTensors;
-  const trainer = grounderTrainer(o, paint);
+  const trainer = o.kind.startsWith('planner') ? plannerTrainer(o) : grounderTrainer(o, paint);
   const losses: number[] = [];
   const tensorsAfterStep: number[] = [];
+  const stepMs: number[] = [];
   const t0 = performance.now();
   try {
     for (let s = 0; s < o.steps; s++) {
+      const ts = performance.now();
       losses.push(await trainer.step());
+      stepMs.push(performance.now() - ts);
       tensorsAfterStep.push(tf.memory().numTensors);
     }
   } finally {
@@ -94,5 +139,6 @@ export async function runStepCheck(o: StepCheckOptions, paint: Paint = synthetic
     tensorsBefore,
     tensorsAfterDispose: tf.memory().numTensors,
     msPerStep: (performance.now() - t0) / o.steps,
+    stepMs,
   };
 }

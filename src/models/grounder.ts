@@ -24,6 +24,7 @@
  * the in-cell offset is regressed, not sampled.
  */
 import * as tf from './tf';
+import { maskOf, oneHotFloat } from './dtype';
 import type { Random } from '../learn/random';
 import { SPECIAL, WORD_CHAR_CLASSES } from '../text/tokenizer';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, CELL, GRID_CELLS, GRID_COLS, GRID_ROWS, pointOfCell } from './canvas';
@@ -110,16 +111,15 @@ export function initGrounder(rng: Random, cfg: GrounderConfig): Params {
 
 /** Mean over the valid positions: x [B, T, d], valid [B, T] → [B, d]. */
 function maskedMean(x: tf.Tensor, valid: tf.Tensor): tf.Tensor2D {
-  const w = tf.expandDims(tf.cast(valid, 'float32'), 2);
+  const w = tf.expandDims(valid.dtype === 'bool' ? maskOf(valid) : valid, 2);
   return tf.div(tf.sum(tf.mul(x, w), 1), tf.maximum(tf.sum(w, 1), 1)) as tf.Tensor2D;
 }
 
 /** Instruction features [B, T, d] and its validity [B, T]. */
 function encodeInstruction(p: ParamMap, cfg: GrounderConfig, tokens: tf.Tensor2D, chars: tf.Tensor3D): { text: tf.Tensor; valid: tf.Tensor2D } {
   const [b, t] = tokens.shape;
-  const valid = tf.cast(tf.notEqual(tokens, tf.scalar(SPECIAL.pad, 'int32')), 'float32') as tf.Tensor2D;
-  const oh = tf.oneHot(tf.cast(tf.reshape(chars, [-1]), 'int32') as tf.Tensor1D, WORD_CHAR_CLASSES);
-  const letters = tf.reshape(tf.cast(oh, 'float32'), [b, t, cfg.charLength * WORD_CHAR_CLASSES]);
+  const valid = maskOf(tf.notEqual(tokens, tf.scalar(SPECIAL.pad, 'int32'))) as tf.Tensor2D;
+  const letters = tf.reshape(oneHotFloat(chars, WORD_CHAR_CLASSES), [b, t, cfg.charLength * WORD_CHAR_CLASSES]);
   let x = tf.add(tf.add(embedding(p, 'text.tok', tokens), dense(p, 'text.chars', letters)), get(p, 'text.pos'));
   const mask = keyPaddingMask(valid);
   for (let i = 0; i < cfg.textLayers; i++) x = block(p, `text.blocks.${i}`, x, cfg.heads, mask);
@@ -202,7 +202,7 @@ export function heatmap(logits: tf.Tensor2D): tf.Tensor2D {
 
 /** log π(cell) for given cells [B] (int32): the grounder policy's log-prob, differentiable. */
 export function cellLogProbs(logits: tf.Tensor2D, cells: tf.Tensor1D): tf.Tensor1D {
-  const oh = tf.cast(tf.oneHot(tf.cast(cells, 'int32') as tf.Tensor1D, logits.shape[1]), 'float32');
+  const oh = oneHotFloat(cells, logits.shape[1]);
   return tf.sum(tf.mul(tf.logSoftmax(logits), oh), 1) as tf.Tensor1D;
 }
 

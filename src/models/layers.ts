@@ -9,6 +9,7 @@
  * (embedding is one-hot × matrix).
  */
 import * as tf from './tf';
+import { maskOf, oneHotFloat } from './dtype';
 import { im2col3x3, matMul } from './fastops';
 import { get, normal, ONES, ZEROS, type ParamMap, type ParamSpecs } from './params';
 
@@ -67,7 +68,7 @@ export function embeddingSpecs(name: string, vocab: number, dim: number, std = 0
 /** ids (int32, any shape) → [...ids.shape, dim], as oneHot(ids) × table so the gradient is a matMul. */
 export function embedding(p: ParamMap, name: string, ids: tf.Tensor): tf.Tensor {
   const table = get(p, name) as tf.Tensor2D;
-  const oh = tf.cast(tf.oneHot(tf.cast(tf.reshape(ids, [-1]), 'int32') as tf.Tensor1D, table.shape[0]), 'float32') as tf.Tensor2D;
+  const oh = tf.reshape(oneHotFloat(ids, table.shape[0]), [-1, table.shape[0]]) as tf.Tensor2D;
   return tf.reshape(matMul(oh, table), [...ids.shape, table.shape[1]]);
 }
 
@@ -106,14 +107,14 @@ export function attention(p: ParamMap, name: string, xq: tf.Tensor, xkv: tf.Tens
 /** [B, Tk] 1/0 validity (1 = real token) → additive mask [B, 1, 1, Tk]. */
 export function keyPaddingMask(valid: tf.Tensor): tf.Tensor {
   const [b, t] = valid.shape;
-  return tf.reshape(tf.mul(tf.sub(1, tf.cast(valid, 'float32')), MASKED), [b, 1, 1, t]);
+  return tf.reshape(tf.mul(tf.sub(1, valid.dtype === 'bool' ? maskOf(valid) : valid), MASKED), [b, 1, 1, t]);
 }
 
 /** Additive causal mask [1, 1, T, T]: position i sees keys 0..i. */
 export function causalMask(t: number): tf.Tensor {
   const i = tf.range(0, t, 1, 'int32');
   const future = tf.greater(tf.reshape(i, [1, t]), tf.reshape(i, [t, 1])); // key > query
-  return tf.reshape(tf.mul(tf.cast(future, 'float32'), MASKED), [1, 1, t, t]);
+  return tf.reshape(tf.mul(maskOf(future), MASKED), [1, 1, t, t]);
 }
 
 export function conv3x3Specs(name: string, cin: number, cout: number): ParamSpecs {

@@ -13,6 +13,7 @@
  * <eos>; for CoT-SFT, `<think> short reasoning </think> instruction <eos>`.
  */
 import * as tf from './tf';
+import { maskOf, oneHotFloat } from './dtype';
 import type { Random } from '../learn/random';
 import { SPECIAL } from '../text/tokenizer';
 import { block, blockSpecs, causalMask, embedding, embeddingSpecs, keyPaddingMask, layerNorm, layerNormSpecs } from './layers';
@@ -80,13 +81,13 @@ export function plannerLogProbs(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tens
   const h = plannerHidden(p, cfg, tf.concat([prompt, completion], 1) as tf.Tensor2D);
   // Only the C positions that predict the completion go through the (large) output matMul.
   const predicting = unembed(p, cfg, tf.slice(h, [0, pl - 1, 0], [b, c, cfg.dim]));
-  const oh = tf.reshape(tf.cast(tf.oneHot(tf.reshape(completion, [-1]) as tf.Tensor1D, cfg.vocabSize), 'float32'), [b, c, cfg.vocabSize]);
+  const oh = oneHotFloat(completion, cfg.vocabSize);
   return tf.sum(tf.mul(tf.logSoftmax(predicting), oh), 2) as tf.Tensor2D;
 }
 
 /** 1 for completion tokens up to and including the first eos, 0 after (as float32 [B, C]). */
 export function completionMask(completion: tf.Tensor2D): tf.Tensor2D {
-  return tf.tidy(() => tf.cast(tf.notEqual(completion, tf.scalar(SPECIAL.pad, 'int32')), 'float32') as tf.Tensor2D);
+  return tf.tidy(() => maskOf(tf.notEqual(completion, tf.scalar(SPECIAL.pad, 'int32'))) as tf.Tensor2D);
 }
 
 export interface DecodeOptions {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
 import '@tensorflow/tfjs-backend-wasm';
-import { runStepCheck } from '../../src/learn/stepCheck';
+import { runStepCheck, STEP_KINDS } from '../../src/learn/stepCheck';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 
 describe('step check (what the engine runs for backend parity and leak checks)', () => {
-  for (const kind of ['grounder-sft', 'grounder-grpo'] as const) {
+  for (const kind of STEP_KINDS) {
     it(`${kind}: finite losses, a flat tensor count, nothing left after dispose, same seed same losses`, async () => {
       const o = { kind, steps: 4, batch: 4, seed: 3, preset: 'tiny' as const };
       const a = await runStepCheck(o);
