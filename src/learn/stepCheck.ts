@@ -38,6 +38,8 @@ export interface StepCheckResult {
   kind: StepKind;
   backend: string;
   losses: number[];
+  /** GRPO only: mean reward of each step's samples. */
+  rewards: number[];
   tensorsAfterStep: number[]; // tf.memory().numTensors after each step
   tensorsBefore: number;
   tensorsAfterDispose: number;
@@ -49,7 +51,8 @@ export interface StepCheckResult {
 export type Paint = (screen: Screen) => Float32Array;
 
 interface Trainer {
-  step(): Promise<number>;
+  /** The step's loss, and for GRPO the mean reward of its samples (which the seeded draws decide). */
+  step(): Promise<{ loss: number; reward?: number }>;
   dispose(): void;
 }
 
@@ -64,7 +67,7 @@ function grounderTrainer(o: StepCheckOptions, paint: Paint): Trainer {
   if (o.kind === 'grounder-sft') {
     const sft = makeGrounderSft(params, cfg, { lr: 3e-3 });
     return {
-      step: async () => (await sft.step(batches[i++ % batches.length])).loss,
+      step: async () => ({ loss: (await sft.step(batches[i++ % batches.length])).loss }),
       dispose: () => {
         sft.dispose();
         disposeParams(params);
@@ -73,7 +76,10 @@ function grounderTrainer(o: StepCheckOptions, paint: Paint): Trainer {
   }
   const grpo = makeGrounderGrpo(params, cfg, { lr: 1e-3, rng: rng.fork('grpo') });
   return {
-    step: async () => (await grpo.step(batches[i++ % batches.length])).loss,
+    step: async () => {
+      const r = await grpo.step(batches[i++ % batches.length]);
+      return { loss: r.loss, reward: r.meanReward };
+    },
     dispose: () => {
       grpo.dispose();
       disposeParams(params);
@@ -97,7 +103,7 @@ function plannerTrainer(o: StepCheckOptions): Trainer {
   if (o.kind === 'planner-sft') {
     const sft = makePlannerSft(params, cfg, { lr: 3e-3 });
     return {
-      step: async () => (await sft.step(plannerSftBatch(tok, cfg, chunk(i++)))).loss,
+      step: async () => ({ loss: (await sft.step(plannerSftBatch(tok, cfg, chunk(i++)))).loss }),
       dispose: () => {
         sft.dispose();
         disposeParams(params);
@@ -106,7 +112,10 @@ function plannerTrainer(o: StepCheckOptions): Trainer {
   }
   const grpo = makePlannerGrpo(params, cfg, tok, { lr: 1e-3, pool: [verifierGrounder()], rng: rng.fork('grpo'), groupSize: 4 });
   return {
-    step: async () => (await grpo.step(chunk(i++))).loss,
+    step: async () => {
+      const r = await grpo.step(chunk(i++));
+      return { loss: r.loss, reward: r.meanReward };
+    },
     dispose: () => {
       grpo.dispose();
       disposeParams(params);
@@ -118,13 +127,16 @@ export async function runStepCheck(o: StepCheckOptions, paint: Paint = synthetic
   const tensorsBefore = tf.memory().numTensors;
   const trainer = o.kind.startsWith('planner') ? plannerTrainer(o) : grounderTrainer(o, paint);
   const losses: number[] = [];
+  const rewards: number[] = [];
   const tensorsAfterStep: number[] = [];
   const stepMs: number[] = [];
   const t0 = performance.now();
   try {
     for (let s = 0; s < o.steps; s++) {
       const ts = performance.now();
-      losses.push(await trainer.step());
+      const r = await trainer.step();
+      losses.push(r.loss);
+      if (r.reward !== undefined) rewards.push(r.reward);
       stepMs.push(performance.now() - ts);
       tensorsAfterStep.push(tf.memory().numTensors);
     }
@@ -135,6 +147,7 @@ export async function runStepCheck(o: StepCheckOptions, paint: Paint = synthetic
     kind: o.kind,
     backend: tf.getBackend(),
     losses,
+    rewards,
     tensorsAfterStep,
     tensorsBefore,
     tensorsAfterDispose: tf.memory().numTensors,

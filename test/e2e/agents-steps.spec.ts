@@ -1,0 +1,68 @@
+import { test, expect, type Page } from '@playwright/test';
+import type { StepCheckOptions, StepCheckResult } from '../../workers/api';
+
+/**
+ * The agents' training steps in the engine worker, in chromium: seeded steps
+ * give the same losses on WebGPU (SwiftShader here) and on WASM, and the
+ * tensor count stays flat across 20 steps. Software WebGPU runs a tiny
+ * grounder step in about 20–40 s and a planner GRPO step (24 decoding
+ * forwards) in minutes, so the WebGPU side runs one step of each rule here and
+ * planner GRPO on WebGPU runs with COEVO_SLOW=1 (`npm run test:e2e:slow`).
+ */
+
+const SLOW = process.env.COEVO_SLOW === '1';
+
+async function openOn(page: Page, backend: 'webgpu' | 'wasm'): Promise<void> {
+  await page.goto(backend === 'wasm' ? '/?backend=wasm' : '/');
+  await expect(page.getByTestId('device-badge')).toHaveAttribute('data-backend', backend);
+}
+
+function stepCheck(page: Page, o: StepCheckOptions): Promise<StepCheckResult> {
+  return page.evaluate((opts) => {
+    if (!window.coevo) throw new Error('window.coevo is missing');
+    return window.coevo.stepCheck(opts);
+  }, o);
+}
+
+/** |a − b| / max(|a|, |b|, 1): relative for losses of order 1 and above; GRPO's first loss is ~0 by construction (zero-mean advantages, ratio 1), where this is an absolute 1e-3. */
+const relDiff = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b), 1);
+
+const KINDS = ['grounder-sft', 'grounder-grpo', 'planner-sft', ...(SLOW ? (['planner-grpo'] as const) : [])] as const;
+
+test('no tensor leak across 20 seeded steps of each agent and rule in the worker (WASM)', async ({ page }) => {
+  test.setTimeout(600_000);
+  await openOn(page, 'wasm');
+  for (const kind of ['grounder-sft', 'grounder-grpo', 'planner-sft', 'planner-grpo'] as const) {
+    const r = await stepCheck(page, { kind, steps: 20, batch: kind === 'planner-grpo' ? 1 : 2, seed: 5, preset: 'tiny' });
+    console.log(`${kind} wasm ×20: tensors ${r.tensorsBefore} → ${r.tensorsAfterStep[0]} … ${r.tensorsAfterStep[19]} → ${r.tensorsAfterDispose}; losses ${r.losses[0].toPrecision(5)} … ${r.losses[19].toPrecision(5)}`);
+    expect(r.losses.every(Number.isFinite)).toBe(true);
+    expect(new Set(r.tensorsAfterStep).size).toBe(1);
+    expect(r.tensorsAfterDispose).toBe(r.tensorsBefore);
+  }
+});
+
+test('the same seeded steps give the same losses on WebGPU and on WASM', async ({ browser }) => {
+  test.setTimeout(SLOW ? 900_000 : 420_000);
+  const results: Record<string, Record<string, StepCheckResult>> = { webgpu: {}, wasm: {} };
+  for (const backend of ['webgpu', 'wasm'] as const) {
+    const page = await browser.newPage();
+    await openOn(page, backend);
+    for (const kind of KINDS) {
+      const steps = backend === 'webgpu' ? 1 : 2;
+      results[backend][kind] = await stepCheck(page, { kind, steps, batch: 1, seed: 7, preset: 'tiny' });
+    }
+    await page.close();
+  }
+  for (const kind of KINDS) {
+    const g = results.webgpu[kind];
+    const w = results.wasm[kind];
+    const d = relDiff(g.losses[0], w.losses[0]);
+    console.log(`${kind}: webgpu ${g.losses[0]} (${Math.round(g.stepMs[0])} ms) vs wasm ${w.losses[0]} (${Math.round(w.stepMs[0])} ms): rel diff ${d.toExponential(2)}; rewards ${g.rewards} vs ${w.rewards.slice(0, 1)}`);
+    expect(g.backend).toBe('webgpu');
+    expect(w.backend).toBe('wasm');
+    expect(Number.isFinite(g.losses[0])).toBe(true);
+    expect(d).toBeLessThan(1e-3);
+    if (g.rewards.length) expect(relDiff(g.rewards[0], w.rewards[0])).toBeLessThan(1e-3);
+    expect(g.tensorsAfterDispose).toBe(g.tensorsBefore);
+  }
+});
