@@ -7,6 +7,8 @@ import { Store } from '../src/store/store';
 import type { RunRecord } from '../src/store/schema';
 import { runTinyJob, validateTinyJobConfig } from '../src/learn/tinyJob';
 import { runStepCheck, type Paint } from '../src/learn/stepCheck';
+import { createCoevoHost } from './coevoHost';
+import * as Comlink from 'comlink';
 
 interface Backends {
   probeWebGpu(): Promise<WebGpuProbe>;
@@ -19,6 +21,7 @@ export function createEngine(backends: Backends): EngineApi {
   let device: DeviceInfo | null = null;
   let store: Promise<Store> | null = null;
   const openStore = () => (store ??= Store.open());
+  const coevo = createCoevoHost({ store: openStore, paint: () => backends.paint(), device: () => device });
 
   return {
     probeWebGpu: () => backends.probeWebGpu(),
@@ -32,6 +35,21 @@ export function createEngine(backends: Backends): EngineApi {
       if (!device) throw new Error('Choose a backend (useBackend) before training.');
       return runStepCheck(options, await backends.paint());
     },
+
+    startCoevo: (o) => coevo.start(o),
+    controlCoevo: (runId, action) => coevo.control(runId, action),
+    coevoStatus: (runId) => coevo.status(runId),
+    coevoReport: (runId) => coevo.report(runId),
+    async watchCoevo(listener) {
+      coevo.onProgress((p) => void listener(p));
+    },
+    listRuns: async () => (await openStore()).listRuns(),
+    exportRun: async (runId) => {
+      const bytes = await coevo.exportRun(runId);
+      return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
+    },
+    importRun: (bytes) => coevo.importRun(bytes),
+    deleteRun: (runId) => coevo.deleteRun(runId),
 
     async runTinyJob(config, onLosses) {
       if (!device) throw new Error('Choose a backend (useBackend) before training.');

@@ -1,2 +1,3 @@
 export { Store, StoreError } from './store';
+export type { MetricPoints, PhaseCommit, RunBundle, SampleCounts } from './store';
 export * from './schema';

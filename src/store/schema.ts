@@ -4,9 +4,10 @@
  * migration; never edit an old one, since browsers out there hold its result.
  */
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import type { PhaseCursor, PhaseName, StepSample } from '../coevo/records';
 
 export const DB_NAME = 'coevo';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export type RunKind = 'tiny-regression' | 'coevo';
 export type RunStatus = 'running' | 'done' | 'failed';
@@ -23,6 +24,8 @@ export interface RunRecord {
   seed: number;
   config: Record<string, number | string | boolean>;
   error?: string;
+  /** The next phase a co-evolution run will run; absent before its first phase. A run whose plan is finished has status 'done'. */
+  cursor?: PhaseCursor;
 }
 
 /** One named series of a run (a loss curve, a reward curve): x = step, y = value. */
@@ -46,14 +49,44 @@ export interface TrajectoryRecord {
   iteration: number;
   taskId: string;
   steps: unknown[];
+  /** The screens its steps show: deleting a run keeps a screen while any trajectory or sample still lists it. */
+  screenHashes?: string[];
 }
 
+/**
+ * A StepSample as stored: the sample itself in `data`, and beside it the
+ * fields the indexes read. `kept` is 0/1 because booleans are not valid
+ * IndexedDB keys, and counting a run's kept samples per iteration must not
+ * read every sample.
+ */
 export interface SampleRecord {
   id: string;
   runId: string;
   iteration: number;
-  source: string; // 'seed' or the model that produced it
+  kept: 0 | 1;
+  data: StepSample;
+}
+
+/** Version 2's sample record (nothing released wrote one, but a database may hold some). */
+export interface SampleRecordV2 {
+  id: string;
+  runId: string;
+  iteration: number;
+  source: string;
   data: unknown;
+}
+
+/** One finished phase of a run, written by the same transaction as its outputs. */
+export interface PhaseRecord {
+  runId: string;
+  /** 0-based position in the run's phase plan. */
+  index: number;
+  iteration: number;
+  phase: PhaseName;
+  startedAt: number; // ms since epoch
+  finishedAt: number;
+  /** Headline numbers of the phase; the keys the report reads are defined in src/coevo/report.ts. */
+  summary: Record<string, number | string>;
 }
 
 export interface CheckpointRecord {
@@ -70,9 +103,10 @@ export interface CoevoDB extends DBSchema {
   runs: { key: string; value: RunRecord; indexes: { byCreated: number } };
   metrics: { key: [string, string]; value: MetricRecord; indexes: { byRun: string } };
   screens: { key: string; value: ScreenRecord };
-  trajectories: { key: string; value: TrajectoryRecord; indexes: { byRun: string } };
-  samples: { key: string; value: SampleRecord; indexes: { byRun: string } };
+  trajectories: { key: string; value: TrajectoryRecord; indexes: { byRun: string; byScreen: string } };
+  samples: { key: string; value: SampleRecord; indexes: { byRun: string; byIterationKept: [string, number, number]; byScreen: string } };
   checkpoints: { key: string; value: CheckpointRecord; indexes: { byRun: string } };
+  phases: { key: [string, number]; value: PhaseRecord; indexes: { byRun: string } };
 }
 
 /** Version 1, as the first release wrote it: loss curves lived inside the run record. */
@@ -101,6 +135,19 @@ export const MIGRATIONS: ReadonlyArray<(db: IDBPDatabase<CoevoDB>, tx: UpgradeTx
       const { losses, ...rest } = old;
       await metrics.put({ runId: old.id, name: 'loss', steps: losses.map((_, i) => i + 1), values: losses });
       await cursor.update({ ...rest, seed: 0 });
+    }
+  },
+  // 2 → 3: finished phases; samples hold a StepSample with indexes to count them by iteration and to find who shows a screen.
+  async (db, tx) => {
+    db.createObjectStore('phases', { keyPath: ['runId', 'index'] }).createIndex('byRun', 'runId');
+    const samples = tx.objectStore('samples');
+    samples.createIndex('byIterationKept', ['runId', 'iteration', 'kept']);
+    samples.createIndex('byScreen', 'data.screenHash');
+    tx.objectStore('trajectories').createIndex('byScreen', 'screenHashes', { multiEntry: true });
+    for (let cursor = await samples.openCursor(); cursor; cursor = await cursor.continue()) {
+      const old = cursor.value as unknown as SampleRecordV2;
+      const kept = (old.data as { kept?: unknown } | null)?.kept === true ? 1 : 0;
+      await cursor.update({ id: old.id, runId: old.runId, iteration: old.iteration, kept, data: old.data as StepSample });
     }
   },
 ];

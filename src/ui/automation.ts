@@ -1,12 +1,25 @@
 /**
- * The automation API on window.coevo: what headless runs and Playwright tests
- * use to drive the real app through the same worker the UI uses.
+ * The automation API on window.coevo: what headless runs (npm run coevo) and
+ * Playwright tests use to drive the real app through the same worker the UI
+ * uses. Bytes cross as plain arrays of numbers so that page.evaluate can
+ * carry them.
  */
-import { getEngine } from './engine';
-import type { StepCheckOptions, StepCheckResult } from '../../workers/api';
+import { deviceReady, getEngine } from './engine';
+import { deviceLabel } from '../../workers/deviceLabel';
+import type { CoevoControl, CoevoProgress, CoevoReport, CoevoStartOptions, RunRecord, StepCheckOptions, StepCheckResult } from '../../workers/api';
 
 export interface CoevoAutomation {
+  /** The backend and adapter, once the page has chosen them. */
+  ready(): Promise<{ backend: string; adapter: string }>;
   stepCheck(options: StepCheckOptions): Promise<StepCheckResult>;
+  startCoevo(options: CoevoStartOptions): Promise<{ runId: string }>;
+  controlCoevo(runId: string, action: CoevoControl): Promise<CoevoProgress>;
+  coevoStatus(runId: string): Promise<CoevoProgress>;
+  coevoReport(runId: string): Promise<CoevoReport>;
+  listRuns(): Promise<RunRecord[]>;
+  exportRun(runId: string): Promise<number[]>;
+  importRun(bytes: number[]): Promise<RunRecord>;
+  deleteRun(runId: string): Promise<void>;
 }
 
 declare global {
@@ -16,7 +29,19 @@ declare global {
 }
 
 export function installAutomation(): void {
+  const engine = getEngine();
   window.coevo = {
-    stepCheck: (options) => getEngine().runStepCheck(options),
+    async ready() {
+      return deviceLabel(await deviceReady);
+    },
+    stepCheck: (options) => engine.runStepCheck(options),
+    startCoevo: (options) => engine.startCoevo(options),
+    controlCoevo: (runId, action) => engine.controlCoevo(runId, action),
+    coevoStatus: (runId) => engine.coevoStatus(runId),
+    coevoReport: (runId) => engine.coevoReport(runId),
+    listRuns: () => engine.listRuns(),
+    exportRun: async (runId) => Array.from(await engine.exportRun(runId)),
+    importRun: (bytes) => engine.importRun(Uint8Array.from(bytes)),
+    deleteRun: (runId) => engine.deleteRun(runId),
   };
 }

@@ -1,6 +1,6 @@
 /** The page's handle on the engine worker. The page talks to tfjs only through this. */
 import * as Comlink from 'comlink';
-import type { EngineApi } from '../../workers/api';
+import type { DeviceInfo, EngineApi } from '../../workers/api';
 
 let engine: Comlink.Remote<EngineApi> | null = null;
 
@@ -13,3 +13,11 @@ export function getEngine(): Comlink.Remote<EngineApi> {
 }
 
 export { Comlink };
+
+let announce: (d: DeviceInfo) => void = () => {};
+/** Resolves once the page has chosen a backend and the worker has initialised it. */
+export const deviceReady: Promise<DeviceInfo> = new Promise((resolve) => (announce = resolve));
+
+export function announceDevice(d: DeviceInfo): void {
+  announce(d);
+}

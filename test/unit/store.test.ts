@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
 import { Store, StoreError } from '../../src/store/store';
-import type { RunRecord, RunRecordV1 } from '../../src/store/schema';
+import type { RunRecord, RunRecordV1, SampleRecordV2 } from '../../src/store/schema';
+import { checkpoint, coevoRun, phase, sample, screen, trajectory } from './coevo-store-fixtures';
 
 let n = 0;
 const freshName = () => `coevo-test-${++n}`;
@@ -90,6 +91,196 @@ describe('Store', () => {
     // The new stores exist and work after the upgrade.
     await store.appendMetric('legacy', 'kl', [1], [0.01]);
     expect((await store.getMetrics('legacy')).map((m) => m.name).sort()).toEqual(['kl', 'loss']);
+    store.close();
+  });
+
+  it('upgrades a version-2 database: old samples gain the kept flag and the phases store appears', async () => {
+    const name = freshName();
+    (await Store.open(name, 2)).close();
+    const v2 = await openDB(name, 2);
+    const old: SampleRecordV2 = { id: 'r/0/1', runId: 'r', iteration: 0, source: 'seed', data: sample('r', 1, { kept: true }) };
+    await v2.put('samples', old);
+    await v2.put('samples', { id: 'r/0/2', runId: 'r', iteration: 0, source: 'seed', data: { note: 'not a step sample' } } satisfies SampleRecordV2);
+    v2.close();
+
+    const store = await Store.open(name);
+    expect(await store.countSamples('r')).toEqual({ total: 2, kept: 1, byIteration: { 0: 2 }, keptByIteration: { 0: 1 } });
+    expect((await store.getSamples('r'))[0]).toEqual(sample('r', 1, { kept: true }));
+    expect(await store.listPhases('r')).toEqual([]);
+    store.close();
+  });
+});
+
+describe('Store.commitPhase', () => {
+  async function withRun(id = 'c') {
+    const store = await Store.open(freshName());
+    await store.putRun(coevoRun(id));
+    return store;
+  }
+
+  it('writes a phase with all its outputs and moves the cursor', async () => {
+    const store = await withRun();
+    const samples = [0, 1, 2, 10].map((n) => sample('c', n, { kept: n !== 1, screenHash: 'h1' }));
+    const next = await store.commitPhase('c', {
+      phase: phase('c', 0, 'seed-data', 0, { samples: 4 }),
+      samples,
+      trajectories: [trajectory('c', 0, 0, ['h1'])],
+      screens: [screen('h1')],
+      checkpoints: [checkpoint('c', 'grounder', 0)],
+      metrics: [{ name: 'seed/kept', steps: [1], values: [3] }],
+      runPatch: { cursor: { iteration: 0, phase: 'sft-planner' } },
+    });
+    expect(next.cursor).toEqual({ iteration: 0, phase: 'sft-planner' });
+    expect((await store.getRun('c'))?.cursor).toEqual({ iteration: 0, phase: 'sft-planner' });
+    expect((await store.getRun('c'))?.config).toEqual(coevoRun('c').config);
+    expect(await store.listPhases('c')).toEqual([phase('c', 0, 'seed-data', 0, { samples: 4 })]);
+    // Ordered by id with numbers compared as numbers: 10 comes after 2.
+    expect(await store.getSamples('c')).toEqual(samples);
+    expect(await store.countSamples('c')).toEqual({ total: 4, kept: 3, byIteration: { 0: 4 }, keptByIteration: { 0: 3 } });
+    expect(await store.getTrajectories('c')).toEqual([trajectory('c', 0, 0, ['h1'])]);
+    const png = await store.getScreen('h1');
+    expect(png?.width).toBe(200);
+    expect(new Uint8Array(await png!.png.arrayBuffer())).toEqual(new Uint8Array(await screen('h1').png.arrayBuffer()));
+    expect(new Uint8Array((await store.getCheckpoint('c/grounder@0'))!.weights)).toEqual(new Uint8Array(checkpoint('c', 'grounder', 0).weights));
+    expect(await store.getMetric('c', 'seed/kept')).toEqual({ runId: 'c', name: 'seed/kept', steps: [1], values: [3] });
+    store.close();
+  });
+
+  it('reads samples per iteration and counts them per iteration from the index', async () => {
+    const store = await withRun();
+    await store.commitPhase('c', { phase: phase('c', 0, 'seed-data', 0), samples: [sample('c', 0), sample('c', 1)] });
+    await store.commitPhase('c', { phase: phase('c', 4, 'distill', 1), samples: [sample('c', 0, { iteration: 1 }), sample('c', 1, { iteration: 1, kept: false }), sample('c', 2, { iteration: 1 })] });
+    await store.commitPhase('c', { phase: phase('c', 8, 'distill', 3), samples: [sample('c', 0, { iteration: 3, kept: false })] });
+    expect(await store.countSamples('c')).toEqual({ total: 6, kept: 4, byIteration: { 0: 2, 1: 3, 3: 1 }, keptByIteration: { 0: 2, 1: 2, 3: 0 } });
+    expect((await store.getSamples('c', 1)).map((s) => s.id)).toEqual(['c/1/0', 'c/1/1', 'c/1/2']);
+    expect(await store.getSamples('c', 2)).toEqual([]);
+    expect((await store.listPhases('c')).map((p) => p.index)).toEqual([0, 4, 8]);
+    expect(await store.countSamples('other')).toEqual({ total: 0, kept: 0, byIteration: {}, keptByIteration: {} });
+    store.close();
+  });
+
+  it('committing the same phase again duplicates neither samples nor curve points', async () => {
+    const store = await withRun();
+    await store.commitPhase('c', { phase: phase('c', 0, 'seed-data', 0), metrics: [{ name: 'loss', steps: [1, 2], values: [0.9, 0.8] }] });
+    const commit = () =>
+      store.commitPhase('c', {
+        phase: phase('c', 1, 'sft-planner', 0),
+        samples: [sample('c', 0), sample('c', 1)],
+        metrics: [{ name: 'loss', steps: [3, 4], values: [0.5, 0.4] }],
+      });
+    await commit();
+    await commit();
+    expect(await store.countSamples('c')).toMatchObject({ total: 2 });
+    expect(await store.getMetric('c', 'loss')).toEqual({ runId: 'c', name: 'loss', steps: [1, 2, 3, 4], values: [0.9, 0.8, 0.5, 0.4] });
+    expect(await store.listPhases('c')).toHaveLength(2);
+    store.close();
+  });
+
+  async function expectNothingLanded(store: Store) {
+    expect((await store.getRun('c'))?.cursor).toEqual({ iteration: 0, phase: 'sft-planner' });
+    expect(await store.listPhases('c')).toEqual([phase('c', 0, 'seed-data', 0)]);
+    expect(await store.countSamples('c')).toMatchObject({ total: 1 });
+    expect(await store.getTrajectories('c')).toEqual([]);
+    expect(await store.getScreen('h9')).toBeUndefined();
+    expect(await store.listCheckpoints('c')).toEqual([]);
+    expect(await store.getMetric('c', 'loss')).toEqual({ runId: 'c', name: 'loss', steps: [1], values: [1] });
+  }
+
+  async function committedSeed() {
+    const store = await withRun();
+    await store.commitPhase('c', {
+      phase: phase('c', 0, 'seed-data', 0),
+      samples: [sample('c', 0)],
+      metrics: [{ name: 'loss', steps: [1], values: [1] }],
+      runPatch: { cursor: { iteration: 0, phase: 'sft-planner' } },
+    });
+    return store;
+  }
+
+  function nextCommit(broken: { checkpointId?: unknown } = {}) {
+    const cp = checkpoint('c', 'planner', 0);
+    return {
+      phase: phase('c', 1, 'sft-planner', 0),
+      samples: [sample('c', 1), sample('c', 2)],
+      trajectories: [trajectory('c', 0, 0, ['h9'])],
+      screens: [screen('h9')],
+      checkpoints: [{ ...cp, id: (broken.checkpointId ?? cp.id) as string }],
+      metrics: [{ name: 'loss', steps: [2], values: [0.5] }],
+      runPatch: { cursor: { iteration: 0, phase: 'sft-grounder' as const } },
+    };
+  }
+
+  it('writes nothing of a phase when one of its records cannot be stored', async () => {
+    const store = await committedSeed();
+    // A checkpoint whose key is an object is not a valid IndexedDB key: its put fails after the samples' puts were issued.
+    await expect(store.commitPhase('c', nextCommit({ checkpointId: { not: 'a key' } }))).rejects.toThrow(/Saving phase 1 \(sft-planner, iteration 0\) of run c failed, so none of its outputs were saved/);
+    await expectNothingLanded(store);
+    // The same commit with a valid key then goes through.
+    await store.commitPhase('c', nextCommit());
+    expect((await store.getRun('c'))?.cursor).toEqual({ iteration: 0, phase: 'sft-grounder' });
+    expect(await store.countSamples('c')).toMatchObject({ total: 3 });
+    store.close();
+  });
+
+  it('turns a full disk during a commit into the quota StoreError and keeps nothing of the phase', async () => {
+    const store = await committedSeed();
+    const proto = globalThis.IDBObjectStore.prototype;
+    const put = proto.put;
+    proto.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if (this.name === 'screens') throw new DOMException('quota', 'QuotaExceededError');
+      return put.apply(this, args);
+    };
+    try {
+      const error = await store.commitPhase('c', nextCommit()).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreError);
+      expect((error as Error).message).toMatch(/storage quota is full\. Delete old runs or free disk space/);
+    } finally {
+      proto.put = put;
+    }
+    await expectNothingLanded(store);
+    store.close();
+  });
+
+  it('refuses records of another run and commits to a run that does not exist', async () => {
+    const store = await committedSeed();
+    await expect(store.commitPhase('c', { ...nextCommit(), samples: [sample('other', 1)] })).rejects.toThrow(/belongs to run other/);
+    await expect(store.commitPhase('gone', { phase: phase('gone', 0, 'seed-data', 0), samples: [sample('gone', 0)] })).rejects.toThrow(/there is no such run/);
+    expect(await store.countSamples('gone')).toMatchObject({ total: 0 });
+    await expectNothingLanded(store);
+    store.close();
+  });
+
+  it('deleteRun removes every record of the run and the screens no other run shows', async () => {
+    const store = await withRun('a');
+    await store.putRun(coevoRun('b', 2_000));
+    await store.commitPhase('a', {
+      phase: phase('a', 0, 'seed-data', 0),
+      samples: [sample('a', 0, { screenHash: 'shared' }), sample('a', 1, { screenHash: 'only-a' })],
+      trajectories: [trajectory('a', 0, 0, ['traj-only-a', 'shared-by-traj'])],
+      screens: [screen('shared'), screen('only-a'), screen('traj-only-a'), screen('shared-by-traj')],
+      checkpoints: [checkpoint('a', 'grounder', 0)],
+      metrics: [{ name: 'loss', steps: [1], values: [1] }],
+    });
+    await store.commitPhase('b', {
+      phase: phase('b', 0, 'seed-data', 0),
+      samples: [sample('b', 0, { screenHash: 'shared' })],
+      trajectories: [trajectory('b', 0, 0, ['shared-by-traj'])],
+      metrics: [{ name: 'loss', steps: [1], values: [2] }],
+    });
+    await store.deleteRun('a');
+    expect(await store.getRun('a')).toBeUndefined();
+    expect(await store.listPhases('a')).toEqual([]);
+    expect(await store.getSamples('a')).toEqual([]);
+    expect(await store.getTrajectories('a')).toEqual([]);
+    expect(await store.listCheckpoints('a')).toEqual([]);
+    expect(await store.getMetrics('a')).toEqual([]);
+    expect(await store.getScreen('only-a')).toBeUndefined();
+    expect(await store.getScreen('traj-only-a')).toBeUndefined();
+    expect(await store.getScreen('shared')).toBeDefined();
+    expect(await store.getScreen('shared-by-traj')).toBeDefined();
+    expect(await store.getSamples('b')).toEqual([sample('b', 0, { screenHash: 'shared' })]);
+    expect(await store.listPhases('b')).toHaveLength(1);
+    expect(await store.getMetric('b', 'loss')).toEqual({ runId: 'b', name: 'loss', steps: [1], values: [2] });
     store.close();
   });
 });

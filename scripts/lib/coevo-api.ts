@@ -1,0 +1,40 @@
+/**
+ * The part of the app's automation API (window.coevo) that the headless
+ * co-evolution command drives. Declared here rather than imported from
+ * src/ui/automation.ts so the script stays free of the app's runtime code.
+ */
+import type { CoevoReport } from '../../src/coevo/records';
+
+export interface CoevoDevice {
+  backend: string;
+  adapter: string;
+}
+
+export interface CoevoStartOptions {
+  preset: string;
+  seed: number;
+  iterations: number;
+  /** `key=value` overrides of the preset's config, checked by the app. */
+  set: string[];
+}
+
+export interface CoevoStatus {
+  state: 'running' | 'paused' | 'done' | 'failed';
+  iteration: number;
+  phase: string;
+  phaseIndex: number;
+  phaseCount: number;
+  done: number;
+  total: number;
+  etaMs: number | null;
+  loss?: number;
+  reward?: number;
+  error?: string;
+}
+
+export interface CoevoApi {
+  ready(): Promise<CoevoDevice>;
+  startCoevo(opts: CoevoStartOptions): Promise<{ runId: string }>;
+  coevoStatus(runId: string): Promise<CoevoStatus>;
+  coevoReport(runId: string): Promise<CoevoReport>;
+}

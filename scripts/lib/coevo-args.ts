@@ -1,0 +1,115 @@
+/** The command line of `npm run coevo`: parsed without side effects, so it can be tested. */
+
+export type Backend = 'webgpu' | 'wasm';
+
+export interface CoevoArgs {
+  preset: string;
+  iterations: number;
+  seed: number;
+  /** Output directory, as given (relative to the working directory) or the timestamped default. */
+  out: string;
+  backend: Backend;
+  /** Whether --backend was given: then a run on another backend is an error, not a warning. */
+  backendExplicit: boolean;
+  /** `key=value` overrides, in the order given; the app checks keys and values. */
+  set: string[];
+}
+
+export type ParsedCoevoArgs = { help: true } | { help: false; args: CoevoArgs };
+
+/** A mistake on the command line: the message says what was wrong and what is allowed. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The presets of the co-evolution config; the app is the final judge, this only catches typos before a build and a browser start. */
+export const PRESETS = ['tiny', 'demo', 'full'] as const;
+const BACKENDS: readonly Backend[] = ['webgpu', 'wasm'];
+
+export const COEVO_HELP = `Runs the co-evolution loop headless, in the real app in headless Chromium, and writes a report.
+
+usage: npm run coevo -- [options]
+
+  --preset NAME        model and world size: ${PRESETS.join(', ')} (default tiny)
+  --iterations K       co-evolution iterations after the seed SFT, an integer ≥ 0 (default 3)
+  --seed S             seed of the run, an integer ≥ 0 (default 1)
+  --out DIR            where to write report.json, report.md and charts/
+                       (default out/coevo/<UTC timestamp>)
+  --backend B          webgpu or wasm (default webgpu; without a WebGPU adapter the app
+                       falls back to wasm and says so; with --backend webgpu that is an error)
+  --set KEY=VALUE      override one config field (repeatable), e.g. --set coevo=false
+  -h, --help           show this help
+
+The app is built first when dist/ is older than the sources. Progress is one
+updating line on a terminal and a line every few seconds otherwise.
+Exit status: 0 done, 1 the run or the browser failed, 2 bad arguments or a config the app refused.`;
+
+const VALUE_FLAGS = ['preset', 'iterations', 'seed', 'out', 'backend', 'set'] as const;
+type ValueFlag = (typeof VALUE_FLAGS)[number];
+
+function nonNegativeInteger(flag: string, raw: string): number {
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n)) throw new UsageError(`--${flag} must be an integer ≥ 0, got "${raw}".`);
+  return n;
+}
+
+/** `2024-05-01T12-30-05`: sortable and safe in a file name. */
+export function timestampName(now: Date): string {
+  return now.toISOString().slice(0, 19).replace(/:/g, '-');
+}
+
+/**
+ * Parses the arguments after `--`. Accepts `--flag value` and `--flag=value`.
+ * Throws UsageError on an unknown flag, a missing or bad value, a flag given
+ * twice (other than --set), or a stray positional argument.
+ */
+export function parseCoevoArgs(argv: readonly string[], now: Date = new Date()): ParsedCoevoArgs {
+  if (argv.includes('-h') || argv.includes('--help')) return { help: true };
+  const given = new Map<ValueFlag, string>();
+  const set: string[] = [];
+  const setKeys = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}": options start with --.`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (!(VALUE_FLAGS as readonly string[]).includes(name)) throw new UsageError(`unknown option --${name}; the options are ${VALUE_FLAGS.map((f) => `--${f}`).join(', ')}, --help.`);
+    const flag = name as ValueFlag;
+    let value: string;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new UsageError(`--${flag} needs a value.`);
+      value = next;
+      i++;
+    }
+    if (value === '') throw new UsageError(`--${flag} needs a value.`);
+    if (flag === 'set') {
+      const m = /^([A-Za-z_][\w.-]*)=(.+)$/.exec(value);
+      if (!m) throw new UsageError(`--set takes KEY=VALUE (e.g. --set coevo=false), got "${value}".`);
+      if (setKeys.has(m[1])) throw new UsageError(`--set ${m[1]} was given twice.`);
+      setKeys.add(m[1]);
+      set.push(value);
+      continue;
+    }
+    if (given.has(flag)) throw new UsageError(`--${flag} was given twice.`);
+    given.set(flag, value);
+  }
+
+  const preset = given.get('preset') ?? 'tiny';
+  if (!(PRESETS as readonly string[]).includes(preset)) throw new UsageError(`--preset must be one of ${PRESETS.join(', ')}, got "${preset}".`);
+  const backendRaw = given.get('backend');
+  if (backendRaw !== undefined && !(BACKENDS as readonly string[]).includes(backendRaw)) throw new UsageError(`--backend must be webgpu or wasm, got "${backendRaw}".`);
+  return {
+    help: false,
+    args: {
+      preset,
+      iterations: given.has('iterations') ? nonNegativeInteger('iterations', given.get('iterations')!) : 3,
+      seed: given.has('seed') ? nonNegativeInteger('seed', given.get('seed')!) : 1,
+      out: given.get('out') ?? `out/coevo/${timestampName(now)}`,
+      backend: (backendRaw as Backend | undefined) ?? 'webgpu',
+      backendExplicit: backendRaw !== undefined,
+      set,
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Phase evaluate (every k): (πk, φk) on every held-out suite and online, as
+ * evaluatePair does, with each planning and grounding batch waiting at the
+ * gate. The suites are built once per run from its seed, so every k is
+ * measured on the same items. The metrics are the phase's summary
+ * (evaluateSummary's `metric:` keys), which the report reads.
+ */
+import { evaluateAgent, neuralAgent, type EvaluationSizes } from '../evaluate';
+import { evaluateSummary } from '../report';
+import type { PhaseContext, PhaseOutput } from './context';
+import { gatedAgent } from './training';
+import { suiteSizes } from '../runState';
+
+/** Rows per planner decode and grounder forward. */
+const EVAL_BATCH = 16;
+
+/** How much of the suites an evaluation of `evalSize` items per split uses (online: one episode per platform per 8 items, at least 1). */
+export function evaluationSizes(evalSize: number): EvaluationSizes {
+  const s = suiteSizes(evalSize);
+  return { webTasksPerSplit: s.webPerSplit, mobileTasks: s.mobile, groundingPerSplit: s.groundingPerSplit, onlinePerPlatform: Math.max(1, Math.round(evalSize / 8)) };
+}
+
+export async function evaluatePhase(ctx: PhaseContext): Promise<PhaseOutput> {
+  const { state, iteration: k } = ctx;
+  const agent = neuralAgent({
+    planner: { params: state.model('planner', k), cfg: state.plannerCfg },
+    grounder: { params: state.model('grounder', k), cfg: state.grounderCfg },
+    tok: state.tok,
+    paint: ctx.paint,
+    batch: EVAL_BATCH,
+  });
+  const { metrics } = await evaluateAgent(gatedAgent(agent, ctx.gate), state.suites(), {
+    sizes: evaluationSizes(ctx.config.evalSize),
+    batch: EVAL_BATCH,
+    onProgress: (done, total) => ctx.report({ done, total }),
+  });
+  return { summary: evaluateSummary(metrics) };
+}

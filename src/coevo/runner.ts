@@ -1,0 +1,399 @@
+/**
+ * The co-evolution runner: runs the phases of METHOD.md §2 in the order of
+ * the phase machine, one phase function each (phases/), commits every
+ * phase's outputs in one store transaction together with the run's next
+ * cursor, and resumes a stored run at that cursor.
+ *
+ * Nothing a phase produces reaches the run state before its commit: a phase
+ * returns its samples, checkpoints, metric points and new model, the commit
+ * hook writes them (Store.commitPhase), and only then does the run state
+ * take the model and samples. A reload mid-phase therefore loses only that
+ * phase, which reruns from scratch with the same seeded draws.
+ *
+ * The run record's config field holds scalars only, so the whole config is
+ * kept as JSON under config.json (configOfRun reads it back), beside a flat
+ * view of it (dotted keys, the reward pool as `name:prior,…`) for display.
+ */
+import type { Paint } from '../learn/stepCheck';
+import type { BackendName, PhaseRecord, RunRecord } from '../store/schema';
+import type { Store } from '../store/store';
+import { ConfigError, validateConfig, type CoevoConfig } from './config';
+import { cursorIndex, phasePlan, PhaseMachine, sameCursor, type BatchGate, type MachineEvent, type MachineState } from './machine';
+import type { PhaseCursor, PhaseName } from './records';
+import { RunState } from './runState';
+import { phaseRandom, type BaseLoader, type PhaseOutput, type PhaseProgress } from './phases/context';
+import { PHASE_RUNS } from './phases/index';
+import { disposeParams } from '../models/params';
+
+export type { Paint } from '../learn/stepCheck';
+
+export interface RunnerDeps {
+  store: Store;
+  paint: Paint;
+  device: { backend: string; adapter: string };
+  /** The shipped base checkpoints, for runs with start = 'base'. */
+  base?: BaseLoader;
+}
+
+export interface CoevoProgress {
+  runId: string;
+  state: MachineState;
+  /** The iteration of the phase running or next (K when done). */
+  iteration: number;
+  /** The phase running or next; null when the run is done. */
+  phase: PhaseName | null;
+  /** Its position in the plan (phaseCount when done). */
+  phaseIndex: number;
+  phaseCount: number;
+  /** Items of the phase done of total (0 of 0 before the phase reports). */
+  done: number;
+  total: number;
+  /** Time the phase still needs at its pace so far (paused time not counted); null before its first item. */
+  etaMs: number | null;
+  loss?: number;
+  reward?: number;
+  error?: string;
+}
+
+const BACKENDS: readonly BackendName[] = ['webgpu', 'wasm', 'cpu'];
+
+function backendName(backend: string): BackendName {
+  const b = BACKENDS.find((x) => x === backend);
+  if (!b) throw new Error(`Unknown backend '${backend}'; a co-evolution run records one of ${BACKENDS.join(', ')}.`);
+  return b;
+}
+
+/** The run record's config: every scalar field under its dotted name, the pool as text, and the whole config as JSON. */
+export function configRecord(config: CoevoConfig): RunRecord['config'] {
+  const flat: RunRecord['config'] = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (key === 'rewardPool') flat[key] = config.rewardPool.map((e) => `${e.name}:${e.prior}`).join(',');
+    else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value as Record<string, number | string | boolean>)) flat[`${key}.${k}`] = v;
+    else flat[key] = value as number | string | boolean;
+  }
+  return { ...flat, json: JSON.stringify(config) };
+}
+
+/** The config a co-evolution run was started with (from its config.json), validated. */
+export function configOfRun(run: RunRecord): CoevoConfig {
+  if (run.kind !== 'coevo') throw new Error(`Run ${run.id} is a ${run.kind} run, not a co-evolution run.`);
+  const json = run.config.json;
+  if (typeof json !== 'string') throw new Error(`Run ${run.id} has no stored co-evolution config (config.json); it cannot be resumed.`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new Error(`Run ${run.id} has a damaged config (config.json is not JSON); it cannot be resumed.`);
+  }
+  return validateConfig(parsed);
+}
+
+/** What validateConfig cannot know: the checks that need the engine (`from`: the next phase; null when the run is done). */
+function checkRunnable(config: CoevoConfig, deps: RunnerDeps, from: PhaseCursor | null): void {
+  if (config.iterations >= 1 && !config.rewardPool.some((e) => e.name !== 'previous')) {
+    throw new ConfigError('rewardPool', "rewardPool must list 'verifier' or 'current' too: 'previous' alone is empty at iteration 1, where no earlier grounder exists.");
+  }
+  const generationZeroAhead = from !== null && from.iteration === 0 && from.phase !== 'evaluate';
+  if (config.start === 'base' && generationZeroAhead && !deps.base) {
+    throw new ConfigError('start', "start is 'base', but this engine ships no base checkpoints; set start=scratch.");
+  }
+}
+
+interface Pending {
+  cursor: PhaseCursor;
+  output: PhaseOutput;
+  startedAt: number;
+  activeMs: number;
+}
+
+function freeOutput(o: PhaseOutput): void {
+  if (o.planner) disposeParams(o.planner);
+  if (o.grounder) disposeParams(o.grounder);
+}
+
+export class CoevoRunner {
+  readonly runId: string;
+  readonly config: CoevoConfig;
+  private readonly deps: RunnerDeps;
+  private readonly state: RunState;
+  private readonly machine: PhaseMachine;
+  private readonly plan: readonly PhaseCursor[];
+  private readonly listeners = new Set<(p: CoevoProgress) => void>();
+  private snapshot: CoevoProgress;
+  private pending: Pending | null = null;
+  private phaseStartedAt = 0;
+  private clock = { start: 0, paused: 0, pausedAt: null as number | null };
+  private disposal: Promise<void> | null = null;
+  /** Set by dispose() before it stops the machine: the failure that follows is an unload, not the run's. */
+  private unloading = false;
+  /** The latest write of the run's status, awaited before run() and the step methods resolve. */
+  private statusWrite: Promise<void> = Promise.resolve();
+
+  private constructor(deps: RunnerDeps, config: CoevoConfig, runId: string, state: RunState, start: PhaseCursor | null) {
+    this.deps = deps;
+    this.config = config;
+    this.runId = runId;
+    this.state = state;
+    this.plan = phasePlan(config);
+    this.machine = new PhaseMachine({
+      iterations: config.iterations,
+      start,
+      runPhase: (cursor, gate, signal) => this.runPhase(cursor, gate, signal),
+      commit: (finished, next) => this.commit(finished, next),
+      onEvent: (e) => this.onEvent(e),
+    });
+    const index = start ? cursorIndex(this.plan, start) : this.plan.length;
+    this.snapshot = {
+      runId,
+      state: this.machine.state,
+      iteration: start ? start.iteration : config.iterations,
+      phase: start ? start.phase : null,
+      phaseIndex: index,
+      phaseCount: this.plan.length,
+      done: 0,
+      total: 0,
+      etaMs: null,
+    };
+  }
+
+  /** Validates the config, stores a new run at its first phase, and returns its (idle) runner. */
+  static async create(deps: RunnerDeps, config: CoevoConfig, name?: string): Promise<CoevoRunner> {
+    const cfg = validateConfig(config);
+    const first = phasePlan(cfg)[0];
+    checkRunnable(cfg, deps, first);
+    const run: RunRecord = {
+      id: `coevo-${crypto.randomUUID()}`,
+      kind: 'coevo',
+      name: name ?? `Co-evolution, ${cfg.preset}, K = ${cfg.iterations}, seed ${cfg.seed}`,
+      createdAt: Date.now(),
+      status: 'running',
+      backend: backendName(deps.device.backend),
+      seed: cfg.seed,
+      config: configRecord(cfg),
+      cursor: first,
+    };
+    await deps.store.putRun(run);
+    return new CoevoRunner(deps, cfg, run.id, new RunState(cfg), first);
+  }
+
+  /**
+   * The runner of a stored run, at the phase after the last committed one:
+   * the latest committed checkpoints become its models, the stored samples
+   * its datasets. A run that had failed or been stopped is marked running
+   * again; a finished one comes back done.
+   */
+  static async resume(deps: RunnerDeps, runId: string): Promise<CoevoRunner> {
+    const run = await deps.store.getRun(runId);
+    if (!run) throw new Error(`No run with id ${runId} is stored, so there is nothing to resume.`);
+    const cfg = configOfRun(run);
+    const plan = phasePlan(cfg);
+    const start = run.status === 'done' ? null : (run.cursor ?? plan[0]);
+    if (start) cursorIndex(plan, start); // a cursor outside the plan is a damaged record: say so now
+    checkRunnable(cfg, deps, start);
+    const state = await RunState.load(deps.store, runId, cfg, start);
+    if (run.status === 'failed') {
+      try {
+        await deps.store.updateRun(runId, { status: 'running', error: undefined });
+      } catch (e) {
+        state.dispose();
+        throw e;
+      }
+    }
+    return new CoevoRunner(deps, cfg, runId, state, start);
+  }
+
+  progress(): CoevoProgress {
+    return { ...this.snapshot };
+  }
+
+  onProgress(listener: (p: CoevoProgress) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Runs to the end (or until paused or failed); resolves with the state it stopped in. */
+  run(): Promise<MachineState> {
+    return this.settle(this.machine.run());
+  }
+
+  /** Pauses at the next batch or phase boundary. */
+  pause(): void {
+    this.machine.pause();
+  }
+
+  /** Finishes the current phase (or runs the next), then pauses. */
+  stepPhase(): Promise<MachineState> {
+    return this.settle(this.machine.stepPhase());
+  }
+
+  /** Lets one more batch through, then pauses. */
+  stepBatch(): Promise<MachineState> {
+    return this.settle(this.machine.stepBatch());
+  }
+
+  resume(): Promise<MachineState> {
+    return this.settle(this.machine.resume());
+  }
+
+  /** Stops the run for good: the phase in flight is dropped and the run is marked failed with `reason`. */
+  abort(reason = 'The run was stopped.'): void {
+    this.machine.abort(reason);
+  }
+
+  /**
+   * Stops the run without marking it (a later CoevoRunner.resume continues
+   * it) and frees every tensor: at once when no phase is computing,
+   * otherwise as soon as the phase in flight has stopped; whenDisposed()
+   * resolves then.
+   */
+  dispose(): void {
+    if (this.disposal) return;
+    this.unloading = true;
+    this.listeners.clear();
+    this.machine.abort('The run was unloaded; resume it to continue.');
+    this.disposal = this.machine.settled().then(() => {
+      if (this.pending) freeOutput(this.pending.output);
+      this.pending = null;
+      this.state.dispose();
+    });
+  }
+
+  /** Resolves when dispose() has freed every tensor of this runner. */
+  whenDisposed(): Promise<void> {
+    if (!this.disposal) return Promise.reject(new Error('whenDisposed() was called before dispose().'));
+    return this.disposal;
+  }
+
+  /** The machine's answer, once the run record says the same (a failure's status is written by then). */
+  private async settle(state: Promise<MachineState>): Promise<MachineState> {
+    const s = await state;
+    await this.statusWrite;
+    return s;
+  }
+
+  private emit(): void {
+    const p = this.progress();
+    for (const l of this.listeners) {
+      try {
+        l(p);
+      } catch (err) {
+        // A broken listener must not break the run; report it the way EventTarget does.
+        queueMicrotask(() => {
+          throw err;
+        });
+      }
+    }
+  }
+
+  private activeMs(now = performance.now()): number {
+    const c = this.clock;
+    return now - c.start - c.paused - (c.pausedAt === null ? 0 : now - c.pausedAt);
+  }
+
+  private onPhaseProgress(p: PhaseProgress): void {
+    const done = Math.max(0, Math.min(p.done, p.total));
+    const active = this.activeMs();
+    this.snapshot = {
+      ...this.snapshot,
+      done,
+      total: p.total,
+      etaMs: done > 0 ? (active / done) * (p.total - done) : null,
+      loss: p.loss ?? this.snapshot.loss,
+      reward: p.reward ?? this.snapshot.reward,
+    };
+    this.emit();
+  }
+
+  private onEvent(e: MachineEvent): void {
+    const now = performance.now();
+    const state = this.machine.state;
+    switch (e.type) {
+      case 'phase-start':
+        this.phaseStartedAt = Date.now();
+        this.clock = { start: now, paused: 0, pausedAt: null };
+        this.snapshot = { runId: this.runId, state, iteration: e.cursor.iteration, phase: e.cursor.phase, phaseIndex: e.index, phaseCount: e.total, done: 0, total: 0, etaMs: null };
+        break;
+      case 'phase-end':
+        this.snapshot = { ...this.snapshot, state, done: this.snapshot.total, etaMs: 0 };
+        break;
+      case 'paused':
+        if (this.clock.pausedAt === null) this.clock.pausedAt = now;
+        if (e.at === 'phase') {
+          const index = cursorIndex(this.plan, e.cursor);
+          this.snapshot = { runId: this.runId, state, iteration: e.cursor.iteration, phase: e.cursor.phase, phaseIndex: index, phaseCount: this.plan.length, done: 0, total: 0, etaMs: null };
+        } else this.snapshot = { ...this.snapshot, state };
+        break;
+      case 'resumed':
+        if (this.clock.pausedAt !== null) this.clock.paused += now - this.clock.pausedAt;
+        this.clock.pausedAt = null;
+        this.snapshot = { ...this.snapshot, state };
+        break;
+      case 'done':
+        this.snapshot = { ...this.snapshot, state, iteration: this.config.iterations, phase: null, phaseIndex: this.plan.length, etaMs: null };
+        break;
+      case 'failed':
+        this.snapshot = { ...this.snapshot, state, etaMs: null, error: e.error.message };
+        if (!this.unloading) {
+          if (this.pending) freeOutput(this.pending.output);
+          this.pending = null;
+          // Best effort: the run stays resumable whether or not this write lands.
+          this.statusWrite = this.deps.store
+            .updateRun(this.runId, { status: 'failed', error: e.error.message, finishedAt: Date.now() })
+            .then(() => undefined, () => undefined);
+        }
+        break;
+    }
+    if (!this.unloading) this.emit();
+  }
+
+  private async runPhase(cursor: PhaseCursor, gate: BatchGate, signal: AbortSignal): Promise<void> {
+    const output = await PHASE_RUNS[cursor.phase]({
+      runId: this.runId,
+      config: this.config,
+      iteration: cursor.iteration,
+      phase: cursor.phase,
+      state: this.state,
+      paint: this.deps.paint,
+      rng: phaseRandom(this.config.seed, cursor.iteration, cursor.phase),
+      gate,
+      signal,
+      report: (p) => this.onPhaseProgress(p),
+      base: this.deps.base,
+    });
+    if (signal.aborted) {
+      freeOutput(output);
+      return;
+    }
+    this.pending = { cursor, output, startedAt: this.phaseStartedAt, activeMs: this.activeMs() };
+  }
+
+  private async commit(finished: PhaseCursor, next: PhaseCursor | null): Promise<void> {
+    const pending = this.pending;
+    this.pending = null;
+    if (!pending || !sameCursor(pending.cursor, finished)) throw new Error(`Internal error: no outputs of ${finished.phase} (iteration ${finished.iteration}) to commit.`);
+    const { output } = pending;
+    const finishedAt = Date.now();
+    const phase: PhaseRecord = {
+      runId: this.runId,
+      index: cursorIndex(this.plan, finished),
+      iteration: finished.iteration,
+      phase: finished.phase,
+      startedAt: pending.startedAt,
+      finishedAt,
+      summary: { ...output.summary, active_seconds: pending.activeMs / 1000 },
+    };
+    try {
+      await this.deps.store.commitPhase(this.runId, {
+        phase,
+        samples: output.samples,
+        checkpoints: output.checkpoints,
+        metrics: output.metrics,
+        runPatch: next ? { cursor: next, status: 'running' } : { status: 'done', finishedAt },
+      });
+    } catch (e) {
+      freeOutput(output);
+      throw e;
+    }
+    this.state.install(finished.iteration, { samples: output.samples, metrics: output.metrics, planner: output.planner, grounder: output.grounder });
+  }
+}

@@ -1,0 +1,119 @@
+import { test, expect, type Page } from '@playwright/test';
+import type { CoevoProgress, CoevoReport, CoevoStartOptions } from '../../workers/api';
+
+/**
+ * The co-evolution engine through the real app's automation API, on WASM
+ * (software WebGPU is far too slow for whole phases): a reload in the middle
+ * of a phase resumes at the last committed phase with the same stored
+ * samples as an uninterrupted run; a run exports, deletes and imports back
+ * unchanged; a truncated file is refused and changes nothing; a second tab
+ * cannot drive a run the first one holds.
+ */
+
+// A loop small enough for an e2e test: every phase runs, on a handful of items.
+const MINI: CoevoStartOptions = {
+  preset: 'tiny',
+  seed: 4,
+  iterations: 1,
+  config: {
+    seedTasks: 3,
+    plannerSftSteps: 3,
+    grounderSftSteps: 3,
+    plannerGrpoSteps: 2,
+    grounderTrainSteps: 3,
+    plannerBatch: 4,
+    grounderBatch: 4,
+    grpoPrompts: 2,
+    groupSize: 3,
+    distillStates: 4,
+    evalSize: 2,
+  },
+};
+
+async function open(page: Page): Promise<void> {
+  await page.goto('/?backend=wasm');
+  await page.waitForFunction(() => window.coevo !== undefined);
+  await page.evaluate(() => window.coevo?.ready());
+}
+
+const api = {
+  start: (page: Page, o: CoevoStartOptions) => page.evaluate((opts) => window.coevo!.startCoevo(opts), o),
+  status: (page: Page, runId: string): Promise<CoevoProgress> => page.evaluate((id) => window.coevo!.coevoStatus(id), runId),
+  report: (page: Page, runId: string): Promise<CoevoReport> => page.evaluate((id) => window.coevo!.coevoReport(id), runId),
+  control: (page: Page, runId: string, action: 'run' | 'pause') => page.evaluate(([id, a]) => window.coevo!.controlCoevo(id, a), [runId, action] as const),
+};
+
+async function waitFor(page: Page, runId: string, until: (p: CoevoProgress) => boolean, timeoutMs = 400_000): Promise<CoevoProgress> {
+  const t0 = Date.now();
+  for (;;) {
+    const p = await api.status(page, runId);
+    if (p.state === 'failed') throw new Error(`run failed: ${p.error}`);
+    if (until(p)) return p;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out at ${JSON.stringify(p)}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/** What must survive a reload or an export: config, per-iteration sample counts, metrics. */
+const essence = (r: CoevoReport) => ({ config: r.config, datasets: r.datasets, iterations: r.iterations, curation: r.curation });
+
+test('a reload in the middle of a phase resumes at the last committed phase with the same samples', async ({ page }) => {
+  test.setTimeout(900_000);
+  await open(page);
+  const straight = await api.start(page, MINI);
+  const done = await waitFor(page, straight.runId, (p) => p.state === 'done');
+  expect(done.phaseIndex).toBe(done.phaseCount);
+  const reference = await api.report(page, straight.runId);
+
+  const interrupted = await api.start(page, MINI);
+  // Into the grounder SFT (phase 3 of 8): seed data and planner SFT are committed by then.
+  const mid = await waitFor(page, interrupted.runId, (p) => p.phaseIndex >= 2 && p.done >= 1);
+  console.log(`reloading at phase ${mid.phaseIndex + 1}/${mid.phaseCount} (${mid.phase}), ${mid.done}/${mid.total}`);
+  await page.reload();
+  await open(page);
+  const stored = await api.status(page, interrupted.runId);
+  expect(stored.state).toBe('paused');
+  expect(stored.phaseIndex).toBeGreaterThanOrEqual(2);
+  expect(stored.phaseIndex).toBeLessThanOrEqual(mid.phaseIndex);
+  await api.control(page, interrupted.runId, 'run');
+  await waitFor(page, interrupted.runId, (p) => p.state === 'done');
+  const resumed = await api.report(page, interrupted.runId);
+  console.log(`datasets uninterrupted ${JSON.stringify(reference.datasets.map((d) => [d.size, d.kept]))} resumed ${JSON.stringify(resumed.datasets.map((d) => [d.size, d.kept]))}`);
+  expect(essence(resumed)).toEqual(essence(reference));
+});
+
+test('export → delete → import gives the same run; a truncated file is refused and changes nothing', async ({ page }) => {
+  test.setTimeout(600_000);
+  await open(page);
+  const { runId } = await api.start(page, { ...MINI, seed: 9 });
+  await waitFor(page, runId, (p) => p.state === 'done');
+  const before = await api.report(page, runId);
+  const bytes = await page.evaluate((id) => window.coevo!.exportRun(id), runId);
+  console.log(`export: ${bytes.length} bytes`);
+  expect(bytes.length).toBeGreaterThan(1000);
+
+  await page.evaluate((id) => window.coevo!.deleteRun(id), runId);
+  expect((await page.evaluate(() => window.coevo!.listRuns())).map((r) => r.id)).not.toContain(runId);
+  const imported = await page.evaluate((b) => window.coevo!.importRun(b), bytes);
+  expect(imported.id).toBe(runId);
+  expect(essence(await api.report(page, runId))).toEqual(essence(before));
+
+  const runsBefore = await page.evaluate(() => window.coevo!.listRuns());
+  const truncated = bytes.slice(0, Math.floor(bytes.length / 2));
+  const error = await page.evaluate((b) => window.coevo!.importRun(b).then(() => 'imported', (e: Error) => e.message), truncated);
+  console.log(`truncated import: ${error}`);
+  expect(error).toContain('nothing was imported');
+  expect(await page.evaluate(() => window.coevo!.listRuns())).toEqual(runsBefore);
+});
+
+test('a second tab cannot drive a run the first tab holds, and says which tab does', async ({ page, context }) => {
+  test.setTimeout(300_000);
+  await open(page);
+  const { runId } = await api.start(page, { ...MINI, seed: 11, paused: true });
+  const other = await context.newPage();
+  await open(other);
+  const error = await other.evaluate((id) => window.coevo!.controlCoevo(id, 'run').then(() => 'drove it', (e: Error) => e.message), runId);
+  console.log(`second tab: ${error}`);
+  expect(error).toMatch(/another tab \(tab \w+, opened at/);
+  await other.close();
+});

@@ -1,0 +1,271 @@
+/**
+ * The evaluation phase: the metric definitions on hand-built cases (pure
+ * scoring), the whole suite pipeline with stub agents whose answers are
+ * known (the oracle planner with a verifier grounder scores 1 everywhere;
+ * the same planner with a grounder that always misses scores 0 on every
+ * point metric and 1 on operation F1), and the tiny neural pair on WASM:
+ * every key, values in [0, 1], no leaked tensors, the same numbers twice.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as tf from '../../src/models/tf';
+import '@tensorflow/tfjs-backend-wasm';
+import {
+  GROUNDING_SPLITS,
+  MOBILE_SPLITS,
+  WEB_SPLITS,
+  decodeRows,
+  evaluateAgent,
+  evaluatePair,
+  mobileMetrics,
+  onlineMetrics,
+  scoreMobileStep,
+  scoreWebStep,
+  tapMatches,
+  webMetrics,
+  type Evaluation,
+} from '../../src/coevo/evaluate';
+import { actionOf, runEpisodes, stepLimit, type Agent, type EpisodeResult } from '../../src/coevo/evaluateOnline';
+import { verifierGrounder } from '../../src/learn/plannerGrounderPool';
+import { Random } from '../../src/learn/random';
+import { initGrounder } from '../../src/models/grounder';
+import { initPlanner } from '../../src/models/planner';
+import { disposeParams } from '../../src/models/params';
+import { grounderPreset, plannerPreset } from '../../src/models/presets';
+import { syntheticScreenImage } from '../../src/models/rasterize';
+import { parseInstruction, printInstruction } from '../../src/text/grammar';
+import { defaultTokenizer } from '../../src/text/vocab';
+import { buildSuites } from '../../src/world/suites';
+import { oracle } from '../../src/world/tasks';
+import type { Box } from '../../src/world/types';
+
+beforeAll(async () => {
+  await tf.setBackend('wasm');
+  await tf.ready();
+});
+
+const BOX: Box = { x: 40, y: 20, w: 30, h: 10 };
+const INSIDE = { x: 50, y: 25 };
+const FAR = { x: 190, y: 120 };
+const WEB = { width: 200, height: 128 };
+const MOBILE = { width: 120, height: 208 };
+
+describe('web step scoring (Mind2Web)', () => {
+  it('a perfect click scores 1 on every measure', () => {
+    const s = scoreWebStep('click the "Send" button', INSIDE, { type: 'CLICK', box: BOX });
+    expect(s).toEqual({ parsed: true, hasTarget: true, elementHit: true, scoredOp: true, operationF1: 1, operationRight: true, success: true });
+    expect(webMetrics('cross-task', [[s]])).toEqual({
+      'web/cross-task/element_accuracy': 1,
+      'web/cross-task/operation_f1': 1,
+      'web/cross-task/step_success': 1,
+      'web/cross-task/task_success': 1,
+    });
+  });
+
+  it('a wrong point loses the element and the step but not the operation', () => {
+    const s = scoreWebStep('type "lunch" into the "Subject" text field', FAR, { type: 'TYPE', value: 'Lunch', box: BOX });
+    expect(s.elementHit).toBe(false);
+    expect(s.operationF1).toBe(1); // "TYPE lunch" both ways; case does not matter
+    expect(s.operationRight).toBe(true);
+    expect(s.success).toBe(false);
+  });
+
+  it('operation F1 is token F1 of "OP value"; the value must have F1 > 0.5 for the operation to be right', () => {
+    const s = scoreWebStep('type "lunch" into the "Subject" text field', INSIDE, { type: 'TYPE', value: 'lunch meeting today', box: BOX });
+    // "type lunch" vs "type lunch meeting today": 2 common, precision 1, recall 1/2.
+    expect(s.operationF1).toBeCloseTo(2 / 3, 10);
+    // value F1 of "lunch" vs "lunch meeting today" is exactly 0.5: not above it.
+    expect(s.operationRight).toBe(false);
+    expect(s.success).toBe(false);
+    // Right element, wrong operation: "CLICK" shares no token with "TYPE lunch".
+    const click = scoreWebStep('click the "Subject" text field', INSIDE, { type: 'TYPE', value: 'lunch', box: BOX });
+    expect(click).toMatchObject({ elementHit: true, operationF1: 0, operationRight: false, success: false });
+  });
+
+  it('an unparseable instruction scores nothing, and a point counts only for an action that acts at one', () => {
+    const bad = scoreWebStep('click click click', INSIDE, { type: 'CLICK', box: BOX });
+    expect(bad).toMatchObject({ parsed: false, elementHit: false, operationF1: 0, operationRight: false, success: false });
+    const scroll = scoreWebStep('scroll down', INSIDE, { type: 'CLICK', box: BOX });
+    expect(scroll).toMatchObject({ parsed: true, elementHit: false, operationF1: 0, success: false });
+  });
+
+  it('steps without a target skip element accuracy and operation F1 but count for step and task success', () => {
+    const scroll = scoreWebStep('scroll down', null, { type: 'SCROLL', value: 'down' });
+    expect(scroll).toMatchObject({ hasTarget: false, scoredOp: false, success: true });
+    const wrongWay = scoreWebStep('scroll up', null, { type: 'SCROLL', value: 'down' });
+    expect(wrongWay.success).toBe(false);
+    const click = scoreWebStep('click the "Send" button', INSIDE, { type: 'CLICK', box: BOX });
+    const miss = scoreWebStep('click the "Send" button', FAR, { type: 'CLICK', box: BOX });
+    const m = webMetrics('cross-site', [[scroll, click], [click, miss], [wrongWay]]);
+    expect(m['web/cross-site/element_accuracy']).toBeCloseTo(2 / 3, 10); // three targeted steps, two hits
+    expect(m['web/cross-site/operation_f1']).toBe(1); // three CLICK steps, all "CLICK"
+    expect(m['web/cross-site/step_success']).toBeCloseTo(3 / 5, 10);
+    expect(m['web/cross-site/task_success']).toBeCloseTo(1 / 3, 10);
+  });
+});
+
+describe('mobile step scoring (AndroidControl)', () => {
+  it('a click matches inside the box or within 14% of the screen, each axis normalised by its own side', () => {
+    const box: Box = { x: 50, y: 90, w: 20, h: 20 }; // centre (60, 100)
+    expect(tapMatches({ x: 50, y: 110 }, box, MOBILE)).toBe(true); // a corner, edges included
+    expect(tapMatches({ x: 60 + 0.13 * 120, y: 100 }, box, MOBILE)).toBe(true);
+    expect(tapMatches({ x: 60, y: 100 + 0.135 * 208 }, box, MOBILE)).toBe(true); // 28 px down: tolerance is per-axis
+    expect(tapMatches({ x: 60, y: 100 + 0.15 * 208 }, box, MOBILE)).toBe(false);
+    // (0.1, 0.1) in screen fractions is 0.141 away: just outside.
+    expect(tapMatches({ x: 60 + 0.1 * 120, y: 100 + 0.1 * 208 }, box, MOBILE)).toBe(false);
+    expect(tapMatches({ x: 60 + 0.098 * 120, y: 100 + 0.098 * 208 }, box, MOBILE)).toBe(true);
+  });
+
+  it('type, grounding and step accuracy', () => {
+    const box: Box = { x: 50, y: 90, w: 20, h: 20 };
+    const perfect = scoreMobileStep('click the "WLAN" switch', { x: 60, y: 100 }, { type: 'CLICK', box }, MOBILE);
+    expect(perfect).toEqual({ parsed: true, typeRight: true, hasTarget: true, groundRight: true, valueRight: true, success: true });
+    const near = scoreMobileStep('click the "WLAN" switch', { x: 75, y: 110 }, { type: 'CLICK', box }, MOBILE);
+    expect(near.groundRight).toBe(true);
+    const wrongType = scoreMobileStep('type "x" into the "WLAN" switch', { x: 60, y: 100 }, { type: 'CLICK', box }, MOBILE);
+    expect(wrongType).toMatchObject({ typeRight: false, groundRight: true, success: false });
+    const app = scoreMobileStep('open the Settings app', null, { type: 'OPEN_APP', value: 'Settings' }, MOBILE);
+    expect(app).toMatchObject({ typeRight: true, hasTarget: false, groundRight: false, valueRight: true, success: true });
+    const otherApp = scoreMobileStep('open the Music app', null, { type: 'OPEN_APP', value: 'Settings' }, MOBILE);
+    expect(otherApp).toMatchObject({ typeRight: true, valueRight: false, success: false });
+    const m = mobileMetrics('high', [perfect, near, wrongType, app, otherApp]);
+    expect(m['mobile/high/type_accuracy']).toBeCloseTo(4 / 5, 10);
+    expect(m['mobile/high/grounding_accuracy']).toBe(1); // three targeted steps, all within tolerance
+    expect(m['mobile/high/step_accuracy']).toBeCloseTo(3 / 5, 10);
+  });
+});
+
+describe('online scoring and actions', () => {
+  it('task success per platform and overall; keys of empty groups are left out', () => {
+    const r = (platform: 'web' | 'mobile', success: boolean): EpisodeResult => ({ taskId: 't', platform, success, end: success ? 'goal' : 'limit', instructions: [], points: [], limit: 4 });
+    expect(onlineMetrics([r('web', true), r('web', false), r('mobile', true)])).toEqual({
+      'online/all/task_success': 2 / 3,
+      'online/web/task_success': 1 / 2,
+      'online/mobile/task_success': 1,
+    });
+    expect(Object.keys(onlineMetrics([r('web', false)]))).toEqual(['online/all/task_success', 'online/web/task_success']);
+  });
+
+  it('turns an instruction and a point into the world action the oracle would take', () => {
+    const p = { x: 12, y: 34 };
+    const i = (t: string) => {
+      const x = parseInstruction(t);
+      if (!x) throw new Error(`does not parse: ${t}`);
+      return x;
+    };
+    expect(actionOf(i('click the "Send" button'), p)).toEqual({ type: 'CLICK', x: 12, y: 34 });
+    expect(actionOf(i('click the "Send" button'), null)).toBeNull();
+    expect(actionOf(i('type "Lunch" into the "Subject" text field'), p)).toEqual({ type: 'TYPE', text: 'Lunch', x: 12, y: 34 });
+    expect(actionOf(i('scroll down'), null)).toEqual({ type: 'SCROLL', direction: 'down' });
+    expect(actionOf(i('open the Settings app'), null)).toEqual({ type: 'OPEN_APP', app: 'Settings' });
+  });
+});
+
+const SIZES = { webPerSplit: 2, mobile: 2, groundingPerSplit: 2 };
+
+/** The oracle's next instruction (episodes that follow it are at step history.length) and, optionally, a grounder. */
+function oracleAgent(ground: Agent['ground']): Agent {
+  return {
+    plan: async (qs) =>
+      qs.map((q) => {
+        const steps = oracle(q.task);
+        return q.history.length < steps.length ? printInstruction(steps[q.history.length].instruction) : printInstruction({ action: 'DONE', phrasing: 0 });
+      }),
+    ground,
+  };
+}
+
+const verifier = verifierGrounder();
+const verifierGround: Agent['ground'] = async (qs) => (await verifier.ground(qs)).map((a) => a.point);
+
+function expectedKeys(): string[] {
+  return [
+    ...WEB_SPLITS.flatMap((s) => ['element_accuracy', 'operation_f1', 'step_success', 'task_success'].map((m) => `web/${s}/${m}`)),
+    ...MOBILE_SPLITS.flatMap((s) => ['type_accuracy', 'grounding_accuracy', 'step_accuracy'].map((m) => `mobile/${s}/${m}`)),
+    ...GROUNDING_SPLITS.map((s) => `grounding/${s}/accuracy`),
+    'online/all/task_success',
+    'online/web/task_success',
+    'online/mobile/task_success',
+  ].sort();
+}
+
+it('decodes in power-of-two row buckets up to the batch', () => {
+  expect([1, 2, 3, 5, 8, 9, 16].map((n) => decodeRows(n, 8))).toEqual([1, 2, 4, 8, 8, 8, 8]);
+});
+
+describe('the suites with stub agents', () => {
+  const suites = buildSuites(3, { webPerSplit: 3, mobile: 3, groundingPerSplit: 3 });
+
+  it('the oracle planner with a verifier grounder scores 1 on every metric, online included', async () => {
+    const progress: [number, number][] = [];
+    const e = await evaluateAgent(oracleAgent(verifierGround), suites, { batch: 4, sizes: { onlinePerPlatform: 2 }, onProgress: (d, t) => progress.push([d, t]) });
+    expect(Object.keys(e.metrics).sort()).toEqual(expectedKeys());
+    for (const [k, v] of Object.entries(e.metrics)) expect([k, v]).toEqual([k, 1]);
+    expect(e.details.online).toHaveLength(4);
+    expect(e.details.online.every((r) => r.end === 'goal' && r.instructions.length <= r.limit)).toBe(true);
+    const last = progress[progress.length - 1];
+    expect(last[0]).toBe(last[1]);
+    expect(progress.every(([d], i) => i === 0 || d >= progress[i - 1][0])).toBe(true);
+  });
+
+  it('the same planner with a grounder that always misses: point metrics 0, operation F1 and type accuracy 1', async () => {
+    const e = await evaluateAgent(oracleAgent(async (qs) => qs.map(() => ({ x: -50, y: -50 }))), suites, { batch: 4, sizes: { onlinePerPlatform: 2 } });
+    for (const s of WEB_SPLITS) {
+      expect(e.metrics[`web/${s}/element_accuracy`]).toBe(0);
+      expect(e.metrics[`web/${s}/operation_f1`]).toBe(1);
+      expect(e.metrics[`web/${s}/task_success`]).toBe(0);
+    }
+    expect(e.metrics['mobile/high/type_accuracy']).toBe(1);
+    expect(e.metrics['mobile/high/grounding_accuracy']).toBe(0);
+    for (const s of GROUNDING_SPLITS) expect(e.metrics[`grounding/${s}/accuracy`]).toBe(0);
+    // Mobile steps without a target (opening the app) still succeed; the clicks after it cannot.
+    const high = e.details.mobile.high;
+    expect(e.metrics['mobile/high/step_accuracy']).toBeCloseTo(high.filter((d) => !d.hasTarget).length / high.length, 10);
+    expect(e.metrics['online/all/task_success']).toBe(0);
+    // Its clicks change nothing, so the planner runs out of oracle steps and says DONE before the goal.
+    expect(e.details.online.every((r) => r.end === 'done' && !r.success)).toBe(true);
+  });
+
+  it('an episode stops at the step limit when the planner never writes anything useful', async () => {
+    const task = suites.web['cross-task'][0];
+    const idle: Agent = { plan: async (qs) => qs.map(() => 'hello'), ground: async () => [] };
+    const [r] = await runEpisodes(idle, [task]);
+    expect(r).toMatchObject({ success: false, end: 'limit' });
+    expect(r.instructions).toHaveLength(stepLimit(task));
+    expect(stepLimit(task)).toBe(2 * oracle(task).length + 2);
+    const [capped] = await runEpisodes(idle, [task], { maxSteps: 3 });
+    expect(capped.instructions).toHaveLength(3);
+  });
+});
+
+describe('evaluatePair (tiny preset, WASM, syntheticScreenImage)', () => {
+  it('reports every key in [0, 1], leaks no tensors and gives the same numbers twice', async () => {
+    const tok = defaultTokenizer();
+    const pcfg = plannerPreset('tiny');
+    const gcfg = grounderPreset('tiny');
+    const planner = { params: initPlanner(new Random(1).fork('planner'), pcfg), cfg: pcfg };
+    const grounder = { params: initGrounder(new Random(1).fork('grounder'), gcfg), cfg: gcfg };
+    const suites = buildSuites(5, SIZES);
+    // Greedy decoding of an untrained planner never stops before the completion length, one full
+    // forward per token: keep the planned states few (one task per split, one online round).
+    const sizes = { webTasksPerSplit: 1, mobileTasks: 1, groundingPerSplit: 1, onlinePerPlatform: 1, onlineMaxSteps: 1 };
+    const run = () => evaluatePair({ planner, grounder, tok, paint: syntheticScreenImage, suites, sizes, batch: 8 });
+    const before = tf.memory().numTensors;
+    const a: Evaluation = await run();
+    const afterOne = tf.memory().numTensors;
+    const b = await run();
+    expect(tf.memory().numTensors).toBe(before);
+    expect(afterOne).toBe(before);
+    expect(Object.keys(a.metrics).sort()).toEqual(expectedKeys());
+    for (const v of Object.values(a.metrics)) {
+      expect(v).toBeGreaterThanOrEqual(0);
+      expect(v).toBeLessThanOrEqual(1);
+    }
+    expect(b.metrics).toEqual(a.metrics);
+    expect(b.details).toEqual(a.details);
+    // The low-level mode is given the true instruction: its action type is right by construction.
+    expect(a.metrics['mobile/low/type_accuracy']).toBe(1);
+    console.log('untrained tiny pair:', JSON.stringify(a.metrics));
+    disposeParams(planner.params);
+    disposeParams(grounder.params);
+  }, 120_000);
+});

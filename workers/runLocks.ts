@@ -1,0 +1,78 @@
+/**
+ * One tab drives a run at a time. The worker that drives a run holds a Web
+ * Lock named after it; another tab's attempt fails at once and asks, over a
+ * BroadcastChannel, which tab holds it, so its message can say so.
+ */
+export interface TabInfo {
+  id: string;
+  openedAt: string;
+}
+
+export class RunLockedError extends Error {
+  constructor(
+    readonly runId: string,
+    readonly holder: TabInfo | null,
+  ) {
+    super(
+      holder
+        ? `Run ${runId} is being driven by another tab (tab ${holder.id}, opened at ${holder.openedAt}). Close that tab, or pause the run there, to drive it here.`
+        : `Run ${runId} is being driven by another tab. Close that tab to drive it here.`,
+    );
+    this.name = 'RunLockedError';
+  }
+}
+
+type LockMessage = { type: 'who'; runId: string } | { type: 'holder'; runId: string; tab: TabInfo };
+
+const lockName = (runId: string) => `coevo-run:${runId}`;
+
+export function createRunLocks(tab: TabInfo = { id: crypto.randomUUID().slice(0, 4), openedAt: new Date().toLocaleTimeString() }) {
+  const held = new Map<string, () => void>();
+  const channel = new BroadcastChannel('coevo-run-locks');
+  channel.onmessage = (e: MessageEvent<LockMessage>) => {
+    if (e.data.type === 'who' && held.has(e.data.runId)) channel.postMessage({ type: 'holder', runId: e.data.runId, tab } satisfies LockMessage);
+  };
+
+  function whoHolds(runId: string, waitMs = 500): Promise<TabInfo | null> {
+    const ask = new BroadcastChannel('coevo-run-locks');
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => finish(null), waitMs);
+      function finish(t: TabInfo | null) {
+        clearTimeout(timer);
+        ask.close();
+        resolve(t);
+      }
+      ask.onmessage = (e: MessageEvent<LockMessage>) => {
+        if (e.data.type === 'holder' && e.data.runId === runId) finish(e.data.tab);
+      };
+      ask.postMessage({ type: 'who', runId } satisfies LockMessage);
+    });
+  }
+
+  return {
+    tab,
+    /** Takes the run's lock or throws RunLockedError; holding it twice in one worker is a no-op. */
+    async acquire(runId: string): Promise<void> {
+      if (held.has(runId)) return;
+      await new Promise<void>((resolve, reject) => {
+        void navigator.locks.request(lockName(runId), { ifAvailable: true }, async (lock) => {
+          if (!lock) {
+            reject(new RunLockedError(runId, await whoHolds(runId)));
+            return;
+          }
+          await new Promise<void>((release) => {
+            held.set(runId, release);
+            resolve();
+          });
+        });
+      });
+    },
+    release(runId: string): void {
+      held.get(runId)?.();
+      held.delete(runId);
+    },
+    holds: (runId: string) => held.has(runId),
+  };
+}
+
+export type RunLocks = ReturnType<typeof createRunLocks>;
