@@ -72,12 +72,14 @@ export function createCoevoHost(deps: HostDeps) {
   function storedProgress(run: RunRecord): CoevoProgress {
     const cfg = configOfRun(run);
     const plan = phasePlan(cfg);
-    const index = run.cursor ? plan.findIndex((c) => c.iteration === run.cursor?.iteration && c.phase === run.cursor?.phase) : plan.length;
+    const finished = run.status === 'done' || !run.cursor;
+    const cursor = run.cursor;
+    const index = finished || !cursor ? plan.length : plan.findIndex((c) => c.iteration === cursor.iteration && c.phase === cursor.phase);
     return {
       runId: run.id,
       state: run.status === 'done' ? 'done' : run.status === 'failed' ? 'failed' : 'paused',
-      iteration: run.cursor?.iteration ?? cfg.iterations,
-      phase: run.cursor?.phase ?? null,
+      iteration: finished || !cursor ? cfg.iterations : cursor.iteration,
+      phase: finished || !cursor ? null : cursor.phase,
       phaseIndex: Math.max(0, index),
       phaseCount: plan.length,
       done: 0,

@@ -40,7 +40,7 @@ const api = {
   start: (page: Page, o: CoevoStartOptions) => page.evaluate((opts) => window.coevo!.startCoevo(opts), o),
   status: (page: Page, runId: string): Promise<CoevoProgress> => page.evaluate((id) => window.coevo!.coevoStatus(id), runId),
   report: (page: Page, runId: string): Promise<CoevoReport> => page.evaluate((id) => window.coevo!.coevoReport(id), runId),
-  control: (page: Page, runId: string, action: 'run' | 'pause') => page.evaluate(([id, a]) => window.coevo!.controlCoevo(id, a), [runId, action] as const),
+  control: (page: Page, runId: string, action: 'run' | 'pause' | 'step-batch') => page.evaluate(([id, a]) => window.coevo!.controlCoevo(id, a), [runId, action] as const),
 };
 
 async function waitFor(page: Page, runId: string, until: (p: CoevoProgress) => boolean, timeoutMs = 400_000): Promise<CoevoProgress> {
@@ -65,9 +65,13 @@ test('a reload in the middle of a phase resumes at the last committed phase with
   expect(done.phaseIndex).toBe(done.phaseCount);
   const reference = await api.report(page, straight.runId);
 
-  const interrupted = await api.start(page, MINI);
-  // Into the grounder SFT (phase 3 of 8): seed data and planner SFT are committed by then.
-  const mid = await waitFor(page, interrupted.runId, (p) => p.phaseIndex >= 2 && p.done >= 1);
+  // Step batch by batch into the grounder SFT (phase 3 of 8), so the reload lands inside it for sure.
+  const interrupted = await api.start(page, { ...MINI, paused: true });
+  let mid = await api.status(page, interrupted.runId);
+  while (!(mid.phaseIndex === 2 && mid.done >= 1)) {
+    await api.control(page, interrupted.runId, 'step-batch');
+    mid = await waitFor(page, interrupted.runId, (p) => p.state === 'paused');
+  }
   console.log(`reloading at phase ${mid.phaseIndex + 1}/${mid.phaseCount} (${mid.phase}), ${mid.done}/${mid.total}`);
   await page.reload();
   await open(page);
