@@ -4,6 +4,7 @@
  * src/ui/automation.ts so the script stays free of the app's runtime code.
  */
 import type { CoevoReport } from '../../src/coevo/records';
+import type { CoevoProgress } from '../../src/coevo/runner';
 
 export interface CoevoDevice {
   backend: string;
@@ -18,19 +19,8 @@ export interface CoevoStartOptions {
   set: string[];
 }
 
-export interface CoevoStatus {
-  state: 'running' | 'paused' | 'done' | 'failed';
-  iteration: number;
-  phase: string;
-  phaseIndex: number;
-  phaseCount: number;
-  done: number;
-  total: number;
-  etaMs: number | null;
-  loss?: number;
-  reward?: number;
-  error?: string;
-}
+/** The runner's progress as the app reports it (a type only: nothing of the app runs in the script). */
+export type CoevoStatus = CoevoProgress;
 
 export interface CoevoApi {
   ready(): Promise<CoevoDevice>;

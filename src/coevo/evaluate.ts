@@ -35,10 +35,8 @@
  *   the true box (the same greedy point and test as learn/evalGrounder).
  * - online: share of episodes whose goal predicate holds (evaluateOnline.ts).
  */
-import { plannerDecode, type PlannerConfig } from '../models/planner';
+import { plannerDecode } from '../models/planner';
 import { promptIds, parseCompletion, type PlannerPromptParts } from '../models/plannerData';
-import type { GrounderConfig } from '../models/grounder';
-import type { ParamMap } from '../models/params';
 import * as tf from '../models/tf';
 import { groundingItems } from '../learn/evalGrounder';
 import { neuralPoolGrounder } from '../learn/plannerGrounderPool';
@@ -51,6 +49,8 @@ import type { GroundingSplit, Suites, WebSplit } from '../world/suites';
 import type { ActionType, Box, Instruction, Screen, Task } from '../world/types';
 import { needsPoint, runEpisodes, type Agent, type EpisodeResult, type GroundQuery } from './evaluateOnline';
 import type { SuiteMetrics } from './records';
+
+import type { GrounderModel, PlannerModel } from './pools';
 
 export const WEB_SPLITS: readonly WebSplit[] = ['cross-task', 'cross-site', 'cross-domain'];
 export const GROUNDING_SPLITS: readonly GroundingSplit[] = ['web-text', 'web-icon', 'mobile-text', 'mobile-icon'];
@@ -356,15 +356,7 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
 // ---------------------------------------------------------------------------
 // The neural pair as an Agent
 
-export interface PlannerModel {
-  params: ParamMap;
-  cfg: PlannerConfig;
-}
-
-export interface GrounderModel {
-  params: ParamMap;
-  cfg: GrounderConfig;
-}
+export type { PlannerModel, GrounderModel };
 
 /** Rows of a decode for `n` prompts: the next power of two, at most `batch`, so only a few shapes ever occur. */
 export function decodeRows(n: number, batch: number): number {

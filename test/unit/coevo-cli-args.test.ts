@@ -70,6 +70,7 @@ describe('parseCoevoArgs', () => {
 });
 
 const status = (over: Partial<CoevoStatus>): CoevoStatus => ({
+  runId: 'r',
   state: 'running',
   iteration: 2,
   phase: 'planner-grpo',
