@@ -5,6 +5,7 @@
  * so whatever this worker holds in memory can be rebuilt from the store.
  */
 import type { Store } from '../src/store/store';
+import type { BaseLoader } from '../src/coevo/phases/context';
 import type { RunRecord } from '../src/store/schema';
 import type { Paint } from '../src/learn/stepCheck';
 import { applySet, defaultConfig, validateConfig, type CoevoConfig } from '../src/coevo/config';
@@ -17,11 +18,14 @@ import { PRESET_NAMES, type PresetName } from '../src/models/presets';
 import type { CoevoControl, CoevoStartOptions, DeviceInfo } from './api';
 import { createRunLocks } from './runLocks';
 import { deviceLabel } from './deviceLabel';
+import { shippedBaseLoader } from './baseModels';
 
 interface HostDeps {
   store: () => Promise<Store>;
   paint: () => Promise<Paint>;
   device: () => DeviceInfo | null;
+  /** Where base checkpoints come from (default: the app's shipped public/base/). */
+  base?: BaseLoader;
 }
 
 /** The config a start request asks for: the preset's defaults, then each `key=value`. */
@@ -36,6 +40,7 @@ export function createCoevoHost(deps: HostDeps) {
   const runners = new Map<string, CoevoRunner>();
   const listeners = new Set<(p: CoevoProgress) => void>();
   const locks = createRunLocks();
+  const base = deps.base ?? shippedBaseLoader();
 
   function deviceOf(): { backend: string; adapter: string } {
     const d = deps.device();
@@ -61,7 +66,7 @@ export function createCoevoHost(deps: HostDeps) {
     if (have) return have;
     await locks.acquire(runId);
     try {
-      return watch(await CoevoRunner.resume({ store: await deps.store(), paint: await deps.paint(), device: deviceOf() }, runId));
+      return watch(await CoevoRunner.resume({ store: await deps.store(), paint: await deps.paint(), device: deviceOf(), base }, runId));
     } catch (e) {
       locks.release(runId);
       throw e;
@@ -98,7 +103,7 @@ export function createCoevoHost(deps: HostDeps) {
 
     async start(o: CoevoStartOptions): Promise<{ runId: string }> {
       const config = configFor(o);
-      const runner = await CoevoRunner.create({ store: await deps.store(), paint: await deps.paint(), device: deviceOf() }, config, o.name);
+      const runner = await CoevoRunner.create({ store: await deps.store(), paint: await deps.paint(), device: deviceOf(), base }, config, o.name);
       try {
         await locks.acquire(runner.runId);
       } catch (e) {

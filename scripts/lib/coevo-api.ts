@@ -5,6 +5,7 @@
  */
 import type { CoevoReport } from '../../src/coevo/records';
 import type { CoevoProgress } from '../../src/coevo/runner';
+import type { PretrainOptions, PretrainResult, PretrainStatus } from '../../src/pretrain/baseTypes';
 
 export interface CoevoDevice {
   backend: string;
@@ -27,4 +28,7 @@ export interface CoevoApi {
   startCoevo(opts: CoevoStartOptions): Promise<{ runId: string }>;
   coevoStatus(runId: string): Promise<CoevoStatus>;
   coevoReport(runId: string): Promise<CoevoReport>;
+  startPretrain(opts: PretrainOptions): Promise<void>;
+  pretrainStatus(): Promise<PretrainStatus>;
+  pretrainResult(): Promise<PretrainResult>;
 }

@@ -9,6 +9,7 @@
  * Its randomness is ctx.rng, forked from the run's seed by iteration and
  * phase, so a phase rerun after a reload draws exactly what it drew before.
  */
+import type { PresetName } from '../../models/presets';
 import type { Params } from '../../models/params';
 import type { Paint } from '../../learn/stepCheck';
 import { Random } from '../../learn/random';
@@ -16,6 +17,7 @@ import type { CheckpointRecord } from '../../store/schema';
 import type { MetricPoints } from '../../store/store';
 import type { CoevoConfig } from '../config';
 import type { BatchGate } from '../machine';
+import type { GroupRecord } from '../groupRecords';
 import type { PhaseName, StepSample } from '../records';
 import type { ModelName, RunState } from '../runState';
 
@@ -28,7 +30,7 @@ export interface PhaseProgress {
 }
 
 /** Shipped base weights (safetensors bytes) for a run that starts from them (config.start = 'base'). */
-export type BaseLoader = (model: ModelName) => Promise<Uint8Array>;
+export type BaseLoader = (model: ModelName, preset: PresetName) => Promise<Uint8Array>;
 
 export interface PhaseContext {
   runId: string;
@@ -54,6 +56,8 @@ export interface PhaseOutput {
   planner?: Params;
   /** The grounder of this iteration; the run state owns it once committed. */
   grounder?: Params;
+  /** GRPO groups kept for the inspector (planner-grpo only), committed with the rest. */
+  groups?: GroupRecord[];
 }
 
 export type PhaseRun = (ctx: PhaseContext) => Promise<PhaseOutput>;

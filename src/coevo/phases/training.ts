@@ -88,7 +88,7 @@ export async function startingWeights(ctx: PhaseContext, model: ModelName, rng: 
   const cfg: ModelConfig = model === 'planner' ? state.plannerCfg : state.grounderCfg;
   if (ctx.config.start === 'scratch') return model === 'planner' ? initPlanner(rng, state.plannerCfg) : initGrounder(rng, state.grounderCfg);
   if (!ctx.base) throw new Error(`This run starts from the base ${model} (start = 'base'), but the engine was given no base checkpoints; set start=scratch.`);
-  const { config, params } = importCheckpoint(await ctx.base(model));
+  const { config, params } = importCheckpoint(await ctx.base(model, ctx.config.preset));
   if (configJson(config) !== configJson(cfg)) {
     disposeParams(params);
     throw new Error(`The base ${model} checkpoint does not have the '${ctx.config.preset}' preset's shape; regenerate the base checkpoints or set start=scratch.`);

@@ -1,0 +1,80 @@
+/** The command line of `npm run pretrain`: parsed without side effects, so it can be tested. */
+import { UsageError, type Backend } from './coevo-args';
+
+export type BaseModelName = 'grounder' | 'planner';
+export const BASE_MODELS: readonly BaseModelName[] = ['grounder', 'planner'];
+
+export interface PretrainArgs {
+  preset: 'tiny' | 'demo';
+  seed: number;
+  out: string;
+  backend: Backend;
+  backendExplicit: boolean;
+  /** Which base models to train (both by default). */
+  models: BaseModelName[];
+  /** Scale every stage's step count (1 = the recipe; smaller for a quick look). */
+  scale: number;
+}
+
+export type ParsedPretrainArgs = { help: true } | { help: false; args: PretrainArgs };
+
+export const PRETRAIN_HELP = `Pretrains the base grounder and base planner in the real app (headless Chromium)
+and writes them where the app loads them from.
+
+usage: npm run pretrain -- [options]
+
+  --preset NAME     tiny or demo (default tiny)
+  --seed S          seed, an integer ≥ 0 (default 1); the same seed and backend give the same files
+  --out DIR         where to write <preset>-grounder.safetensors, <preset>-planner.safetensors and
+                    <preset>-base.json (default public/base)
+  --backend B       webgpu or wasm (default wasm: on a machine without a GPU it is far faster
+                    than software WebGPU)
+  --only MODEL      grounder or planner (default: both)
+  --scale F         multiply every stage's steps by F, 0 < F ≤ 4 (default 1; e.g. 0.05 for a smoke run)
+  -h, --help        show this help
+
+Exit status: 0 done, 1 training or the browser failed, 2 bad arguments.`;
+
+const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale'] as const;
+type Flag = (typeof FLAGS)[number];
+
+export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
+  if (argv.includes('-h') || argv.includes('--help')) return { help: true };
+  const given = new Map<Flag, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}": options start with --.`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (!(FLAGS as readonly string[]).includes(name)) throw new UsageError(`unknown option --${name}; the options are ${FLAGS.map((f) => `--${f}`).join(', ')}, --help.`);
+    const flag = name as Flag;
+    const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || value === '' || (eq < 0 && value.startsWith('--'))) throw new UsageError(`--${flag} needs a value.`);
+    if (given.has(flag)) throw new UsageError(`--${flag} was given twice.`);
+    given.set(flag, value);
+  }
+  const preset = given.get('preset') ?? 'tiny';
+  if (preset !== 'tiny' && preset !== 'demo') throw new UsageError(`--preset must be tiny or demo (base models ship for those), got "${preset}".`);
+  const seedRaw = given.get('seed') ?? '1';
+  const seed = /^\d+$/.test(seedRaw) ? Number(seedRaw) : NaN;
+  if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer ≥ 0, got "${seedRaw}".`);
+  const backendRaw = given.get('backend');
+  if (backendRaw !== undefined && backendRaw !== 'webgpu' && backendRaw !== 'wasm') throw new UsageError(`--backend must be webgpu or wasm, got "${backendRaw}".`);
+  const only = given.get('only');
+  if (only !== undefined && !(BASE_MODELS as readonly string[]).includes(only)) throw new UsageError(`--only must be grounder or planner, got "${only}".`);
+  const scaleRaw = given.get('scale') ?? '1';
+  const scale = Number(scaleRaw);
+  if (!(scale > 0 && scale <= 4)) throw new UsageError(`--scale must be a number with 0 < F ≤ 4, got "${scaleRaw}".`);
+  return {
+    help: false,
+    args: {
+      preset,
+      seed,
+      out: given.get('out') ?? 'public/base',
+      backend: (backendRaw as Backend | undefined) ?? 'wasm',
+      backendExplicit: backendRaw !== undefined,
+      models: only ? [only as BaseModelName] : [...BASE_MODELS],
+      scale,
+    },
+  };
+}

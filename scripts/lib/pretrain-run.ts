@@ -1,0 +1,83 @@
+/**
+ * One headless pretraining job against a served app: open it, start the
+ * job through window.coevo, follow it, write the safetensors files and the
+ * manifest, and return the figures for the summary table.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Browser } from '@playwright/test';
+import { launchBrowser, openApp } from './browser-app';
+import { RunFailure, unwritable } from './coevo-run';
+import { formatDuration, progressBar, type ProgressPrinter } from './progress';
+import type { PretrainArgs } from './pretrain-args';
+import { manifestFileName, type BaseManifest, type PretrainStatus } from '../../src/pretrain/baseTypes';
+
+export interface PretrainEnvironment {
+  serve(): Promise<{ url: string; isolated: boolean; close(): Promise<void> }>;
+  printer: ProgressPrinter;
+  pollMs?: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export function pretrainLine(s: PretrainStatus, elapsedMs: number): string {
+  const parts = [`${s.model ?? '-'} · ${s.stage}`, `${progressBar(s.step, s.steps)} ${s.step}/${s.steps}`, `ETA ${s.etaMs === null ? '?' : formatDuration(s.etaMs)}`];
+  if (s.loss !== null && Number.isFinite(s.loss)) parts.push(`loss ${+s.loss.toPrecision(4)}`);
+  parts.push(`elapsed ${formatDuration(elapsedMs)}`);
+  return parts.join(' · ');
+}
+
+/** The figures of a manifest as an aligned text table. */
+export function figureTable(m: BaseManifest): string {
+  const rows = m.figures.map((f) => [f.model, f.name, (100 * f.value).toFixed(1) + '%', f.chance === undefined ? '' : (100 * f.chance).toFixed(1) + '%', f.n === undefined ? '' : String(f.n)]);
+  const head = ['model', 'held-out figure', 'value', 'chance', 'n'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment): Promise<{ manifest: BaseManifest; written: string[]; wallSeconds: number }> {
+  const startedAt = performance.now();
+  const { printer } = env;
+  const outDir = resolve(args.out);
+  const blocked = unwritable(outDir);
+  if (blocked) throw new RunFailure(2, `cannot write the base models to ${outDir}: ${blocked}. Pass another --out.`);
+  let server: Awaited<ReturnType<PretrainEnvironment['serve']>> | undefined;
+  let browser: Browser | undefined;
+  try {
+    server = await env.serve();
+    browser = await launchBrowser();
+    const app = await openApp(browser, server.url, { backend: args.backend, onBrowserError: (m) => printer.log(m) });
+    const device = await app.call('ready');
+    printer.log(`app ready at ${server.url}: backend ${device.backend}, adapter ${device.adapter}`);
+    if (device.backend !== args.backend && args.backendExplicit) throw new RunFailure(1, `asked for ${args.backend} but the app runs on ${device.backend}; pass --backend wasm.`);
+    await app.call('startPretrain', { preset: args.preset, seed: args.seed, models: args.models, scale: args.scale });
+    let key = '';
+    for (;;) {
+      const s = await app.call('pretrainStatus');
+      if (s.state === 'failed') throw new RunFailure(1, `pretraining failed (${s.model ?? 'no model'}, ${s.stage}): ${s.error ?? 'no message'}`);
+      if (s.state === 'done') break;
+      const k = `${s.model}/${s.stage}`;
+      printer.update(pretrainLine(s, performance.now() - startedAt), performance.now(), k !== key);
+      key = k;
+      await sleep(env.pollMs ?? 2000);
+    }
+    printer.end();
+    const { manifest, files } = await app.call('pretrainResult');
+    mkdirSync(outDir, { recursive: true });
+    const written: string[] = [];
+    for (const f of files) {
+      const path = join(outDir, f.name);
+      writeFileSync(path, Buffer.from(f.base64, 'base64'));
+      written.push(path);
+    }
+    const mpath = join(outDir, manifestFileName(args.preset));
+    writeFileSync(mpath, JSON.stringify(manifest, null, 2) + '\n');
+    written.push(mpath);
+    return { manifest, written, wallSeconds: (performance.now() - startedAt) / 1000 };
+  } finally {
+    printer.end();
+    await browser?.close().catch(() => undefined);
+    await server?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { parsePretrainArgs } from '../../scripts/lib/pretrain-args';
+import { figureTable } from '../../scripts/lib/pretrain-run';
+import { shippedBaseLoader } from '../../workers/baseModels';
+
+describe('npm run pretrain arguments', () => {
+  it('defaults to both tiny models on wasm into public/base', () => {
+    const p = parsePretrainArgs([]);
+    expect(p).toEqual({ help: false, args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1 } });
+  });
+
+  it('takes --flag value and --flag=value', () => {
+    const p = parsePretrainArgs(['--preset=demo', '--seed', '7', '--only', 'planner', '--scale', '0.05', '--backend', 'webgpu']);
+    expect(p.help).toBe(false);
+    if (!p.help) expect(p.args).toMatchObject({ preset: 'demo', seed: 7, models: ['planner'], scale: 0.05, backend: 'webgpu', backendExplicit: true });
+  });
+
+  it.each([
+    [['--preset', 'full'], /--preset must be tiny or demo/],
+    [['--seed', '-1'], /--seed must be an integer/],
+    [['--scale', '0'], /--scale must be a number/],
+    [['--only', 'both'], /--only must be grounder or planner/],
+    [['--seed', '1', '--seed', '2'], /given twice/],
+    [['--bogus', '1'], /unknown option --bogus/],
+    [['--out'], /needs a value/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parsePretrainArgs(argv)).toThrow(message);
+  });
+
+  it('prints figures as percentages with their chance level', () => {
+    const table = figureTable({
+      preset: 'tiny',
+      seed: 1,
+      backend: 'wasm',
+      scale: 1,
+      createdAt: '2026-11-30T00:00:00Z',
+      models: [],
+      figures: [
+        { model: 'grounder', name: 'grounding accuracy, text style', value: 0.5123, chance: 0.1, n: 200 },
+        { model: 'planner', name: 'parse rate', value: 0.97 },
+      ],
+    });
+    expect(table.split('\n')).toHaveLength(4);
+    expect(table).toContain('51.2%');
+    expect(table).toContain('10.0%');
+    expect(table).toContain('97.0%');
+  });
+});
+
+describe('shipped base loader', () => {
+  it('reads base/<preset>-<model>.safetensors under the app root', async () => {
+    const asked: string[] = [];
+    const load = shippedBaseLoader(async (url) => {
+      asked.push(url);
+      return { ok: true, status: 200, arrayBuffer: async () => new Uint8Array([1, 2, 3]).buffer };
+    }, '/app/');
+    expect(Array.from(await load('grounder', 'tiny'))).toEqual([1, 2, 3]);
+    expect(asked).toEqual(['/app/base/tiny-grounder.safetensors']);
+  });
+
+  it('says how to make a missing base model, or how to run without one', async () => {
+    const load = shippedBaseLoader(async () => ({ ok: false, status: 404, arrayBuffer: async () => new ArrayBuffer(0) }), '/');
+    await expect(load('planner', 'demo')).rejects.toThrow(/No base planner ships for preset 'demo'.*npm run pretrain -- --preset demo.*start=scratch/);
+  });
+});
