@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createPretrainHost, type BaseRecipe } from '../../workers/pretrainHost';
+import type { BaseModelName } from '../../src/pretrain/baseTypes';
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+function recipe(model: BaseModelName, steps: number, gate?: Promise<void>): BaseRecipe {
+  return async ({ onProgress, seed }) => {
+    for (let s = 1; s <= steps; s++) onProgress({ stage: `${model} stage`, step: s, steps, loss: 1 / s });
+    await gate;
+    return { bytes: new Uint8Array([seed, steps, 250]), parameters: 10 * steps, steps, figures: [{ model, name: 'accuracy', value: 0.5, chance: 0.1, n: 4 }] };
+  };
+}
+
+describe('pretrain host', () => {
+  it('runs the asked recipes in order and hands back base64 files and a manifest', async () => {
+    let t = 0;
+    const host = createPretrainHost({ paint: async () => () => new Float32Array(0), backend: () => 'wasm', recipes: { grounder: recipe('grounder', 3), planner: recipe('planner', 2) }, now: () => (t += 10) });
+    await host.start({ preset: 'tiny', seed: 4, models: ['planner', 'grounder'], scale: 1 });
+    for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
+    expect(host.status().state).toBe('done');
+    const { manifest, files } = host.result();
+    expect(files.map((f) => f.name)).toEqual(['tiny-planner.safetensors', 'tiny-grounder.safetensors']);
+    expect(Array.from(atob(files[1].base64), (c) => c.charCodeAt(0))).toEqual([4, 3, 250]);
+    expect(manifest.models.map((m) => [m.model, m.bytes, m.parameters, m.steps])).toEqual([
+      ['planner', 3, 20, 2],
+      ['grounder', 3, 30, 3],
+    ]);
+    expect(manifest).toMatchObject({ preset: 'tiny', seed: 4, backend: 'wasm', scale: 1 });
+    expect(manifest.figures.map((f) => f.model)).toEqual(['planner', 'grounder']);
+  });
+
+  it('refuses a second job while one runs, and bad options before anything starts', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const host = createPretrainHost({ paint: async () => () => new Float32Array(0), backend: () => 'wasm', recipes: { grounder: recipe('grounder', 2, gate), planner: recipe('planner', 1) } });
+    await expect(host.start({ preset: 'full' as 'tiny', seed: 1, models: ['grounder'], scale: 1 })).rejects.toThrow(/preset must be tiny or demo/);
+    await expect(host.start({ preset: 'tiny', seed: 1, models: [], scale: 1 })).rejects.toThrow(/models must list/);
+    await host.start({ preset: 'tiny', seed: 1, models: ['grounder'], scale: 1 });
+    await settle();
+    expect(host.status()).toMatchObject({ state: 'running', model: 'grounder', step: 2, steps: 2 });
+    expect(() => host.result()).toThrow(/still running/);
+    await expect(host.start({ preset: 'tiny', seed: 1, models: ['planner'], scale: 1 })).rejects.toThrow(/already running/);
+    open();
+    for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
+    expect(host.status().state).toBe('done');
+  });
+
+  it('reports a failing recipe with its message', async () => {
+    const host = createPretrainHost({
+      paint: async () => () => new Float32Array(0),
+      backend: () => 'wasm',
+      recipes: { grounder: async () => Promise.reject(new Error('out of memory in stage 2')), planner: recipe('planner', 1) },
+    });
+    await host.start({ preset: 'tiny', seed: 1, models: ['grounder'], scale: 1 });
+    for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
+    expect(host.status()).toMatchObject({ state: 'failed', error: 'out of memory in stage 2' });
+  });
+});
