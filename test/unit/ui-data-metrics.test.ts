@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { CoevoReport } from '../../src/coevo/records';
+import { alignSeries, pointCount, thin } from '../../src/ui/charts/align';
+import { PALETTE, colourAt } from '../../src/ui/charts/palette';
+import { compareFinal, curveLines, curvePanels, grpoIterationLines, metricKeys, parseMetricKey, suiteLines, suitePanels, type ChartRun } from '../../src/ui/metrics/metricsModel';
+
+function report(runId: string, iterations: CoevoReport['iterations'], curves: CoevoReport['curves'] = {}): CoevoReport {
+  return {
+    version: 1, runId, config: {}, device: { backend: 'wasm', adapter: '' }, timings: [], iterations, datasets: [], curation: [],
+    informative_group_ratio: iterations.filter((it) => it.k > 0).map((it) => ({ iteration: it.k, value: 0.5 })), curves,
+  };
+}
+
+const KEYS = [
+  'web/cross-domain/step_success', 'web/cross-task/element_accuracy', 'web/cross-task/step_success', 'mobile/high/step_accuracy', 'mobile/low/type_accuracy',
+  'grounding/mobile-icon/accuracy', 'grounding/web-text/accuracy', 'online/all/task_success', 'bogus', 'a//b',
+];
+
+describe('suite panels', () => {
+  it('parses suite/split/metric keys and refuses others', () => {
+    expect(parseMetricKey('web/cross-task/step_success')).toEqual({ suite: 'web', split: 'cross-task', metric: 'step_success' });
+    expect(parseMetricKey('bogus')).toBeNull();
+    expect(parseMetricKey('a//b')).toBeNull();
+  });
+  it('one panel per split for multi-metric suites, one per suite (lines = splits) for single-metric ones, in METHOD.md order', () => {
+    const panels = suitePanels(KEYS);
+    expect(panels.map((p) => p.id)).toEqual(['web/cross-task', 'web/cross-domain', 'mobile/high', 'mobile/low', 'grounding', 'online']);
+    expect(panels[0].lines.map((l) => l.key)).toEqual(['web/cross-task/element_accuracy', 'web/cross-task/step_success']);
+    expect(panels[1].lines.map((l) => l.key)).toEqual(['web/cross-domain/step_success']);
+    // step_success has the same colour in every web split.
+    expect(panels[1].lines[0].colour).toBe(panels[0].lines[1].colour);
+    expect(panels[4].lines.map((l) => l.label)).toEqual(['web-text', 'mobile-icon']);
+    expect(panels[5].title).toContain('task success');
+  });
+  it('lines follow each run over iterations, the compared run dashed; missing values are gaps', () => {
+    const a = report('a', [
+      { k: 0, planner_reward_mean: null, metrics: { 'web/cross-task/step_success': 0.1 } },
+      { k: 1, planner_reward_mean: 0.4, metrics: { 'web/cross-task/step_success': 0.3, 'web/cross-task/element_accuracy': 0.5 } },
+    ]);
+    const b = report('b', [{ k: 0, planner_reward_mean: null, metrics: { 'web/cross-task/step_success': 0.2 } }]);
+    const runs: ChartRun[] = [{ label: 'A', report: a, dash: 0 }, { label: 'B', report: b, dash: 1 }];
+    const [panel] = suitePanels(metricKeys([a, b]));
+    const lines = suiteLines(panel, runs);
+    expect(lines.map((l) => [l.label, l.legend, l.dash])).toEqual([['element accuracy · A', 'element accuracy', 0], ['step success · A', 'step success', 0], ['element accuracy · B', 'element accuracy', 1], ['step success · B', 'step success', 1]]);
+    expect(lines[0].y).toEqual([null, 0.5]);
+    expect(lines[3]).toMatchObject({ x: [0], y: [0.2] });
+    expect(suiteLines(panel, runs.slice(0, 1))[1].label).toBe('step success');
+    const grpo = grpoIterationLines(runs.slice(0, 1));
+    expect(grpo[0]).toMatchObject({ x: [0, 1], y: [null, 0.4] });
+    expect(grpo[1]).toMatchObject({ x: [1], y: [0.5] });
+  });
+  it('the comparison table holds each metric at each run\'s last iteration and the difference', () => {
+    const a = report('a', [{ k: 2, planner_reward_mean: 0.4, metrics: { 'grounding/web-text/accuracy': 0.5, 'online/all/task_success': 0.25 } }]);
+    const b = report('b', [{ k: 2, planner_reward_mean: 0.4, metrics: { 'grounding/web-text/accuracy': 0.75 } }]);
+    const t = compareFinal(a, b);
+    expect(t.ka).toBe(2);
+    expect(t.rows).toEqual([
+      { key: 'grounding/web-text/accuracy', a: 0.5, b: 0.75, delta: 0.25 },
+      { key: 'online/all/task_success', a: 0.25, b: null, delta: null },
+    ]);
+  });
+});
+
+describe('training curves', () => {
+  const names = ['planner-sft/loss', 'grounder-sft/loss', 'planner-grpo/loss', 'planner-grpo/reward', 'planner-grpo/kl', 'grounder-grpo/kl', 'planner-grpo/informative', 'grounder-sft/kept', 'odd/thing'];
+  it('group by what they measure, losses on a log axis, fractions on 0..1, unknown series alone', () => {
+    const panels = curvePanels(names);
+    expect(panels.map((p) => [p.id, p.names])).toEqual([
+      ['loss', ['grounder-sft/loss', 'planner-sft/loss']],
+      ['grpo-loss', ['planner-grpo/loss']],
+      ['reward', ['planner-grpo/reward']],
+      ['kl', ['grounder-grpo/kl', 'planner-grpo/kl']],
+      ['informative', ['planner-grpo/informative']],
+      ['kept', ['grounder-sft/kept']],
+      ['odd/thing', ['odd/thing']],
+    ]);
+    expect(panels[0].logY).toBe(true);
+    expect(panels[1].logY).toBe(false);
+    expect(panels[4].fraction).toBe(true);
+  });
+  it('a series keeps its colour in both runs and skips runs that lack it', () => {
+    const a = report('a', [], { 'planner-sft/loss': { steps: [1, 2], values: [3, 2] }, 'grounder-sft/loss': { steps: [1], values: [5] } });
+    const b = report('b', [], { 'planner-sft/loss': { steps: [1, 2, 3], values: [3, 2, 1] } });
+    const [loss] = curvePanels(Object.keys(a.curves));
+    const lines = curveLines(loss, [{ label: 'A', report: a, dash: 0 }, { label: 'B', report: b, dash: 1 }], loss.names);
+    expect(lines.map((l) => l.label)).toEqual(['grounder-sft/loss · A', 'planner-sft/loss · A', 'planner-sft/loss · B']);
+    expect(lines[1].colour).toBe(lines[2].colour);
+    expect(lines[2].dash).toBe(1);
+  });
+});
+
+describe('chart helpers', () => {
+  it('aligns series with different x onto their union, nulls where a series has no point', () => {
+    expect(alignSeries([{ x: [0, 2], y: [1, 3] }, { x: [1, 2], y: [NaN, 4] }])).toEqual([[0, 1, 2], [1, null, 3], [null, null, 4]]);
+    expect(pointCount([{ x: [0, 1, 2], y: [1, null, NaN] }, { x: [0], y: [0] }])).toBe(2);
+  });
+  it('thins a long curve evenly, keeping both ends', () => {
+    const x = Array.from({ length: 1001 }, (_, i) => i);
+    const t = thin({ x, y: x }, 11);
+    expect(t.x).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
+    expect(thin({ x: [1, 2], y: [1, 2] }, 11).x).toEqual([1, 2]);
+  });
+  it('uses the Okabe–Ito colours, cycling past eight', () => {
+    expect(new Set(PALETTE).size).toBe(8);
+    expect(colourAt(8)).toBe(colourAt(0));
+    expect(PALETTE).toContain('#0072B2');
+  });
+});
