@@ -1,0 +1,73 @@
+/**
+ * The recipes `npm run pretrain` runs: how many steps of which stage each
+ * base model gets per preset, and which held-out figures it is measured on.
+ * The step counts are the ones the slow tests found to work
+ * (test/slow/pretrain-*.test.ts); --scale multiplies them.
+ */
+import { exportCheckpoint } from '../models/checkpoint';
+import { initGrounder } from '../models/grounder';
+import { initPlanner } from '../models/planner';
+import { countParams, disposeParams } from '../models/params';
+import { grounderPreset, plannerPreset } from '../models/presets';
+import { Random } from '../learn/random';
+import { readingProbe } from '../learn/readingProbe';
+import { defaultTokenizer } from '../text/vocab';
+import { REF_STYLES } from '../world/types';
+import type { BaseRecipe } from '../../workers/pretrainHost';
+import type { BaseFigure, BasePreset } from './baseTypes';
+import { pretrainGrounder } from './grounder';
+import { evalBasePlanner, trainBasePlanner } from './planner';
+
+export const GROUNDER_STEPS: Record<BasePreset, number> = { tiny: 3000, demo: 3000 };
+export const PLANNER_STEPS: Record<BasePreset, { pretrain: number; sft: number }> = { tiny: { pretrain: 400, sft: 300 }, demo: { pretrain: 400, sft: 300 } };
+/** Held-out seeds: the suites' test split, never drawn for training. */
+const PROBE_SEED = 9001;
+const HELD_OUT_STATES = 200;
+
+const scaled = (n: number, scale: number) => Math.max(1, Math.round(n * scale));
+
+export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, paint, onProgress }) => {
+  const tok = defaultTokenizer();
+  const cfg = grounderPreset(preset, tok.size);
+  const params = initGrounder(new Random(seed).fork('base grounder'), cfg);
+  try {
+    const steps = scaled(GROUNDER_STEPS[preset], scale);
+    await pretrainGrounder(params, cfg, tok, { seed, steps, paint }, (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }));
+    onProgress({ stage: 'held-out probe', step: 0, steps: 1, loss: null });
+    const probe = await readingProbe(params, cfg, tok, { seed: PROBE_SEED, paint });
+    onProgress({ stage: 'held-out probe', step: 1, steps: 1, loss: null });
+    const figures: BaseFigure[] = [];
+    for (const style of REF_STYLES) {
+      const g = probe.grounding[style];
+      if (g) figures.push({ model: 'grounder', name: `grounding accuracy, ${style} style`, value: g.accuracy, chance: g.chance, n: g.n });
+    }
+    figures.push({ model: 'grounder', name: 'grounding accuracy, all styles', value: probe.overall.accuracy, chance: probe.overall.chance, n: probe.overall.n });
+    figures.push({ model: 'grounder', name: 'reading: role of the cell', value: probe.reading.role, n: probe.reading.cells });
+    figures.push({ model: 'grounder', name: 'reading: letters (F1)', value: probe.reading.letterF1, n: probe.reading.cells });
+    return { bytes: await exportCheckpoint(params, cfg), parameters: countParams(params), steps, figures };
+  } finally {
+    disposeParams(params);
+  }
+};
+
+export const plannerRecipe: BaseRecipe = async ({ preset, seed, scale, onProgress }) => {
+  const tok = defaultTokenizer();
+  const cfg = plannerPreset(preset, tok.size);
+  const params = initPlanner(new Random(seed).fork('base planner'), cfg);
+  try {
+    const plan = PLANNER_STEPS[preset];
+    const [pretrainSteps, sftSteps] = [scaled(plan.pretrain, scale), scaled(plan.sft, scale)];
+    await trainBasePlanner(params, cfg, tok, { seed, pretrainSteps, sftSteps }, (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }));
+    onProgress({ stage: 'held-out evaluation', step: 0, steps: 1, loss: null });
+    const ev = await evalBasePlanner(params, cfg, tok, PROBE_SEED, HELD_OUT_STATES);
+    onProgress({ stage: 'held-out evaluation', step: 1, steps: 1, loss: null });
+    const figures: BaseFigure[] = [
+      { model: 'planner', name: 'instructions that parse', value: ev.parseRate, n: ev.rows.length },
+      { model: 'planner', name: 'action type right', value: ev.typeAccuracy, n: ev.rows.length },
+      { model: 'planner', name: 'exact match (type and target)', value: ev.exactMatch, n: ev.rows.length },
+    ];
+    return { bytes: await exportCheckpoint(params, cfg), parameters: countParams(params), steps: pretrainSteps + sftSteps, figures };
+  } finally {
+    disposeParams(params);
+  }
+};
