@@ -236,6 +236,9 @@ export class PhaseMachine {
   private gateFor(phaseIndex: number): BatchGate {
     return {
       batch: async () => {
+        // A phase's awaits on WASM resolve as microtasks, so without a macrotask turn here the worker would read
+        // no message (pause, status, abort) until the whole phase ended.
+        await new Promise<void>((r) => setTimeout(r, 0));
         if (!this.inPhase || this.index !== phaseIndex) {
           throw new Error(`gate.batch() was called for ${describeCursor(this.plan[phaseIndex])} after that phase ended.`);
         }
