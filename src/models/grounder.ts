@@ -2,23 +2,35 @@
  * The grounder: screenshot pixels + one instruction → a heat map over the
  * canvas's 8-px cells and an offset inside each cell → a point.
  *
- *   image [B,208,200,3] ─4×4 patches→ dense → conv3×3 ─2×2→ dense  (stem: glyph-sized detail, 1 cell = 8 px)
- *        + row/column position embeddings, FiLM by the pooled instruction
- *   → regions: 2×2 cells (16 px) averaged into a 13×13 grid; `layers` blocks of
- *     self-attention over regions, cross-attention to the instruction's
- *     tokens, MLP (a region pools a word's or widget's features, the way
- *     that reading worked in the design's prototype)
- *   → back to cells: each cell adds its region's features, then one more
- *     cross-attention to the instruction and an MLP, per cell
- *   → logit per cell = ⟨query(instruction), key(cell)⟩/√d + bias(cell); offset = sigmoid(dense(cell))
+ * It reads first, then matches (DESIGN.md "Models": reading single cells
+ * failed in the prototype, reading pooled regions worked):
  *
- * Self-attention runs over the 169 regions, not the 650 cells: batched
- * matMul on WASM runs near 1 GFLOP/s, and 650² attention made a tiny step
- * take seconds.
+ *   screen (once per screenshot, whatever the instruction)
+ *     image ─4×4 patches→ dense → conv3×3 ─2×2→ dense      stem: glyph-sized detail, 1 cell = 8 px
+ *     + row/column position embeddings
+ *     + a 1×5 convolution along each row of cells          a cell sees the word it is part of
+ *     + self-attention over 2×2-cell regions               the widget it is part of
+ *     → reading heads per cell: the letters of the text under it (a bag of
+ *       letter classes), the role, icon and colour of the widget under it,
+ *       trained on labels the layout gives for free (world/cellLabels.ts)
+ *   instruction
+ *     tokens + the letters of each token's word → `textLayers` blocks; then
+ *     per token "is this the target's text" / "is this the anchor's text",
+ *     and attention-pooled slots: which role, icon, colour, where, relation
+ *   matching: one score map per kind of reference, each a log-likelihood
+ *     that the cell shows what the instruction asks for —
+ *       text:     the letters of the target words under the cell's read letters
+ *       role, icon, colour: log Σ_k q_k(instruction)·p_k(cell)
+ *       position: a quadratic in the cell's screen coordinates
+ *       relation: a quadratic in the offset from the anchor text's centre
+ *     weighted by per-instruction gates, plus a learned residual: FiLM by the
+ *     pooled instruction, `layers` blocks over regions with cross-attention
+ *     to the tokens, one more cross-attention per cell and an MLP,
+ *     ⟨query(instruction), key(cell)⟩/√d + bias(cell).
  *
- * The instruction encoder embeds each token and, added to it, the letters of
- * its word (tokenizer.encodeWithChars), so a word never seen as a token is
- * still spelled out for matching against what the stem reads.
+ * Every score is built from what the reading heads output, so what the
+ * pretraining teaches them (src/pretrain/grounder.ts) is what grounding
+ * uses; a word never seen as a token is still matched letter by letter.
  *
  * The policy for GRPO is over cells (a categorical on the masked logits);
  * the in-cell offset is regressed, not sampled.
@@ -27,6 +39,7 @@ import * as tf from './tf';
 import { maskOf, oneHotFloat } from './dtype';
 import type { Random } from '../learn/random';
 import { SPECIAL, WORD_CHAR_CLASSES } from '../text/tokenizer';
+import { COLOR_CLASSES, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES } from '../world/cellLabels';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, CELL, GRID_CELLS, GRID_COLS, GRID_ROWS, pointOfCell } from './canvas';
 import {
   attention,
@@ -47,6 +60,7 @@ import {
   mlpSpecs,
   spaceToDepth,
 } from './layers';
+import { bagLogLikelihood, classMatch, repeatRows, rowConv, rowConvSpecs, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
 
 export interface GrounderConfig {
@@ -59,6 +73,8 @@ export interface GrounderConfig {
   heads: number;
   textLayers: number;
   layers: number;
+  /** Width in cells of the row convolution that lets a cell see its word (odd; default 5). */
+  rowWidth?: number;
 }
 
 /** The tensors of one batch. */
@@ -76,6 +92,35 @@ export type GrounderOutput = {
   embedding: tf.Tensor2D; // [B, 2·dim]: pooled instruction ⊕ heat-map-weighted cell features (diversity filter)
 };
 
+/** What the grounder read on each screen (logits; one row per screen). */
+export type GrounderReading = {
+  letters: tf.Tensor3D; // [S, GRID_CELLS, LETTER_CLASSES] independent logits (sigmoid)
+  role: tf.Tensor3D; // [S, GRID_CELLS, ROLE_CLASSES] (softmax)
+  icon: tf.Tensor3D; // [S, GRID_CELLS, ICON_CLASSES]
+  color: tf.Tensor3D; // [S, GRID_CELLS, COLOR_CLASSES]
+};
+
+/** What the grounder made of each instruction (logits), for the pretraining's instruction labels. */
+export type GrounderParse = {
+  content: tf.Tensor3D; // [B, T, 2]: token is the target's text / the anchor's text (sigmoid)
+  role: tf.Tensor2D; // [B, ROLE_CLASSES] the target's role (softmax)
+  icon: tf.Tensor2D; // [B, ICON_CLASSES]
+  color: tf.Tensor2D; // [B, COLOR_CLASSES]
+};
+
+/** The score maps the heat map is made of, in the order of the gates. */
+export const SCORE_KINDS = ['text', 'role', 'icon', 'color', 'position', 'relation'] as const;
+const SLOTS = ['role', 'icon', 'color', 'position', 'relation', 'gate'] as const;
+const slot = (name: (typeof SLOTS)[number]) => SLOTS.indexOf(name);
+const POSITION_FEATURES = 5; // x, y, x², y², x·y
+const RELATION_FEATURES = 7; // dx, dy, dx², dy², |dx|, |dy|, anchor-ness
+
+function rowWidthOf(cfg: GrounderConfig): number {
+  const w = cfg.rowWidth ?? 5;
+  if (w < 1 || w % 2 === 0) throw new Error(`grounder: rowWidth must be an odd number ≥ 1; got ${w}`);
+  return w;
+}
+
 export function grounderSpecs(cfg: GrounderConfig): ParamSpecs {
   const d = cfg.dim;
   const [c1, c2] = cfg.stem;
@@ -85,10 +130,26 @@ export function grounderSpecs(cfg: GrounderConfig): ParamSpecs {
     ...denseSpecs('stem.proj', 4 * c2, d),
     'pos.row': { shape: [GRID_ROWS, d], init: normal(0.1) },
     'pos.col': { shape: [GRID_COLS, d], init: normal(0.1) },
+    ...layerNormSpecs('read.ln0', d),
+    ...rowConvSpecs('read.row', d, rowWidthOf(cfg)),
+    ...blockSpecs('read.block', d),
+    ...layerNormSpecs('read.ln', d),
+    ...denseSpecs('read.letters', d, LETTER_CLASSES),
+    ...denseSpecs('read.role', d, ROLE_CLASSES),
+    ...denseSpecs('read.icon', d, ICON_CLASSES),
+    ...denseSpecs('read.color', d, COLOR_CLASSES),
     ...embeddingSpecs('text.tok', cfg.vocabSize, d),
     ...denseSpecs('text.chars', cfg.charLength * WORD_CHAR_CLASSES, d, 0.1),
     'text.pos': { shape: [cfg.maxTokens, d], init: normal(0.1) },
     ...layerNormSpecs('text.ln', d),
+    ...denseSpecs('parse.content', d, 2, 0.02),
+    ...slotPoolSpecs('parse.slots', d, SLOTS.length),
+    ...denseSpecs('parse.role', d, ROLE_CLASSES),
+    ...denseSpecs('parse.icon', d, ICON_CLASSES),
+    ...denseSpecs('parse.color', d, COLOR_CLASSES),
+    ...denseSpecs('parse.position', d, POSITION_FEATURES, 0.02),
+    ...denseSpecs('parse.relation', d, RELATION_FEATURES, 0.02),
+    ...denseSpecs('parse.gate', d, SCORE_KINDS.length, 0.02),
     ...denseSpecs('film', d, 2 * d, 0.02),
     ...layerNormSpecs('fine.ln1', d),
     ...attentionSpecs('fine.cross', d),
@@ -124,6 +185,13 @@ function encodeInstruction(p: ParamMap, cfg: GrounderConfig, tokens: tf.Tensor2D
   const mask = keyPaddingMask(valid);
   for (let i = 0; i < cfg.textLayers; i++) x = block(p, `text.blocks.${i}`, x, cfg.heads, mask);
   return { text: layerNorm(p, 'text.ln', x), valid };
+}
+
+/** Letter bag of each token's word [B, T, LETTER_CLASSES] (0/1, pad class cleared). */
+function tokenBags(chars: tf.Tensor3D): tf.Tensor {
+  const bag = tf.minimum(tf.sum(oneHotFloat(chars, WORD_CHAR_CLASSES), 2), 1);
+  const notPad = tf.concat([tf.zeros([1]), tf.ones([LETTER_CLASSES - 1])]);
+  return tf.mul(bag, notPad);
 }
 
 /**
@@ -163,36 +231,146 @@ function fromRegions(r: tf.Tensor): tf.Tensor {
   return tf.reshape(tf.slice(grid, [0, 0, 0, 0], [b, GRID_ROWS, GRID_COLS, d]), [b, GRID_CELLS, d]);
 }
 
-export function grounderForward(p: ParamMap, cfg: GrounderConfig, inputs: GrounderInputs): GrounderOutput {
-  const { images, tokens, chars, valid } = inputs;
+function regionMaskOf(valid: tf.Tensor): tf.Tensor {
+  return keyPaddingMask(tf.greater(tf.squeeze(toRegions(tf.expandDims(valid, 2)), [2]), 0));
+}
+
+/** One screen's features: what the matching reads (cells) and the reading heads' logits. */
+export type ScreenFeatures = { cells: tf.Tensor3D; reading: GrounderReading };
+
+/** The instruction-independent half: pixels → read cell features and reading logits. images [S, H, W, 3], valid [S, cells]. */
+export function encodeScreens(p: ParamMap, cfg: GrounderConfig, images: tf.Tensor4D, valid: tf.Tensor2D): ScreenFeatures {
   if (images.shape[1] !== CANVAS_HEIGHT || images.shape[2] !== CANVAS_WIDTH) {
-    throw new Error(`grounderForward: images must be [B, ${CANVAS_HEIGHT}, ${CANVAS_WIDTH}, 3]; got [${images.shape}]`);
+    throw new Error(`grounder: images must be [B, ${CANVAS_HEIGHT}, ${CANVAS_WIDTH}, 3]; got [${images.shape}]`);
   }
+  const s = images.shape[0];
   const d = cfg.dim;
+  let x = stem(p, images);
+  const grid = tf.reshape(layerNorm(p, 'read.ln0', x), [s, GRID_ROWS, GRID_COLS, d]) as tf.Tensor4D;
+  x = tf.add(x, tf.reshape(tf.relu(rowConv(p, 'read.row', grid, rowWidthOf(cfg))), [s, GRID_CELLS, d]));
+  const r = block(p, 'read.block', toRegions(x), cfg.heads, regionMaskOf(valid));
+  const cells = layerNorm(p, 'read.ln', tf.add(x, fromRegions(r))) as tf.Tensor3D;
+  return {
+    cells,
+    reading: {
+      letters: dense(p, 'read.letters', cells) as tf.Tensor3D,
+      role: dense(p, 'read.role', cells) as tf.Tensor3D,
+      icon: dense(p, 'read.icon', cells) as tf.Tensor3D,
+      color: dense(p, 'read.color', cells) as tf.Tensor3D,
+    },
+  };
+}
+
+/** Screen coordinates of every cell in [−1, 1], per row of the batch (screens differ in size): x, y [B, cells]. */
+function cellCoordinates(valid: tf.Tensor2D): { x: tf.Tensor; y: tf.Tensor } {
+  const b = valid.shape[0];
+  const grid = tf.reshape(valid, [b, GRID_ROWS, GRID_COLS]);
+  const cols = tf.sum(tf.slice(grid, [0, 0, 0], [b, 1, GRID_COLS]), [1, 2]); // [B]
+  const rows = tf.sum(tf.slice(grid, [0, 0, 0], [b, GRID_ROWS, 1]), [1, 2]);
+  const col = tf.reshape(tf.tile(tf.add(tf.range(0, GRID_COLS, 1, 'float32'), 0.5), [GRID_ROWS]), [1, GRID_CELLS]);
+  const row = tf.reshape(tf.tile(tf.reshape(tf.add(tf.range(0, GRID_ROWS, 1, 'float32'), 0.5), [GRID_ROWS, 1]), [1, GRID_COLS]), [1, GRID_CELLS]);
+  const x = tf.sub(tf.mul(tf.div(col, tf.expandDims(tf.maximum(cols, 1), 1)), 2), 1);
+  const y = tf.sub(tf.mul(tf.div(row, tf.expandDims(tf.maximum(rows, 1), 1)), 2), 1);
+  return { x, y };
+}
+
+/** |x|, smooth at 0 (its gradient never needs a sign op). */
+const smoothAbs = (v: tf.Tensor) => tf.sqrt(tf.add(tf.mul(v, v), 1e-4));
+
+/** Σ_f w[:, f]·maps[f]: w [B, F], maps F × [B, N] (adds, not tf.stack, which is slow on WASM). */
+function weightedSum(w: tf.Tensor, maps: tf.Tensor[]): tf.Tensor {
+  const b = w.shape[0];
+  return maps.map((m, f) => tf.mul(tf.slice(w, [0, f], [b, 1]), m)).reduce((acc, t) => tf.add(acc, t));
+}
+
+export type GrounderDetail = GrounderOutput & {
+  parse: GrounderParse;
+  /** [B, SCORE_KINDS.length] the weight each score map got. */
+  gates: tf.Tensor2D;
+};
+
+/**
+ * The instruction-dependent half, for B instructions over S screens with
+ * B = S·perScreen (instruction i is about screen ⌊i / perScreen⌋).
+ */
+export function groundOnScreens(
+  p: ParamMap,
+  cfg: GrounderConfig,
+  screens: ScreenFeatures,
+  perScreen: number,
+  inputs: Omit<GrounderInputs, 'images'>,
+): GrounderDetail {
+  const { tokens, chars, valid } = inputs;
+  const d = cfg.dim;
+  const b = tokens.shape[0];
+  if (screens.cells.shape[0] * perScreen !== b) throw new Error(`grounder: ${b} instructions for ${screens.cells.shape[0]} screens × ${perScreen}`);
+  const cells = repeatRows(screens.cells, perScreen);
   const { text, valid: textValid } = encodeInstruction(p, cfg, tokens, chars);
   const pooled = maskedMean(text, textValid);
-  // FiLM: the instruction scales and shifts every cell before attention mixes them.
+
+  // What the instruction asks for.
+  const contentLogits = dense(p, 'parse.content', text) as tf.Tensor3D; // [B, T, 2]
+  const content = tf.mul(tf.sigmoid(contentLogits), tf.expandDims(textValid, 2));
+  const bags = tokenBags(chars);
+  const slots = slotPool(p, 'parse.slots', text, textValid); // [B, SLOTS, d]
+  const slotOf = (name: (typeof SLOTS)[number]) => tf.squeeze(tf.slice(slots, [0, slot(name), 0], [b, 1, d]), [1]);
+  const parse: GrounderParse = {
+    content: contentLogits,
+    role: dense(p, 'parse.role', slotOf('role')) as tf.Tensor2D,
+    icon: dense(p, 'parse.icon', slotOf('icon')) as tf.Tensor2D,
+    color: dense(p, 'parse.color', slotOf('color')) as tf.Tensor2D,
+  };
+
+  // What each cell shows.
+  const r = screens.reading;
+  const letters = tf.sigmoid(r.letters);
+  const logP = safeLog(letters);
+  const logQ = safeLog(tf.sub(1, letters));
+  const wantText = softUnion(tf.squeeze(tf.slice(content, [0, 0, 0], [b, -1, 1]), [2]), bags);
+  const wantAnchor = softUnion(tf.squeeze(tf.slice(content, [0, 0, 1], [b, -1, 1]), [2]), bags);
+  const sText = bagLogLikelihood(logP, logQ, wantText, perScreen);
+  const sRole = classMatch(tf.softmax(r.role), tf.softmax(parse.role), perScreen);
+  const sIcon = classMatch(tf.softmax(r.icon), tf.softmax(parse.icon), perScreen);
+  const sColor = classMatch(tf.softmax(r.color), tf.softmax(parse.color), perScreen);
+  const { x, y } = cellCoordinates(valid);
+  const sPosition = weightedSum(dense(p, 'parse.position', slotOf('position')), [x, y, tf.mul(x, x), tf.mul(y, y), tf.mul(x, y)]);
+  const padding = tf.mul(tf.sub(1, valid), MASKED);
+  const anchorLog = tf.logSoftmax(tf.add(tf.mul(bagLogLikelihood(logP, logQ, wantAnchor, perScreen), 40), padding)); // sharp: the anchor's few cells
+  const anchor = tf.exp(anchorLog);
+  const dx = tf.sub(x, tf.sum(tf.mul(anchor, x), 1, true));
+  const dy = tf.sub(y, tf.sum(tf.mul(anchor, y), 1, true));
+  const relFeatures = [dx, dy, tf.mul(dx, dx), tf.mul(dy, dy), smoothAbs(dx), smoothAbs(dy), tf.div(tf.maximum(anchorLog, -10), 10)];
+  const sRelation = weightedSum(dense(p, 'parse.relation', slotOf('relation')), relFeatures);
+  const gates = tf.exp(tf.clipByValue(dense(p, 'parse.gate', slotOf('gate')), -6, 3)) as tf.Tensor2D; // [B, kinds]
+  const matched = weightedSum(gates, [sText, sRole, sIcon, sColor, sPosition, sRelation]);
+
+  // The learned residual: cells modulated by the instruction, mixed over regions with cross-attention to it.
   const film = dense(p, 'film', pooled);
   const gamma = tf.expandDims(tf.slice(film, [0, 0], [-1, d]), 1);
   const beta = tf.expandDims(tf.slice(film, [0, d], [-1, d]), 1);
-  const cells = tf.add(tf.mul(stem(p, images), tf.add(gamma, 1)), beta);
+  const h0 = tf.add(tf.mul(cells, tf.add(gamma, 1)), beta);
   const textMask = keyPaddingMask(textValid);
-  let r = toRegions(cells);
-  const regionMask = keyPaddingMask(tf.greater(tf.squeeze(toRegions(tf.expandDims(valid, 2)), [2]), 0));
-  for (let i = 0; i < cfg.layers; i++) r = block(p, `blocks.${i}`, r, cfg.heads, regionMask, text, textMask);
-  let h = tf.add(cells, fromRegions(r));
+  let reg = toRegions(h0);
+  const regionMask = regionMaskOf(valid);
+  for (let i = 0; i < cfg.layers; i++) reg = block(p, `blocks.${i}`, reg, cfg.heads, regionMask, text, textMask);
+  let h = tf.add(h0, fromRegions(reg));
   h = tf.add(h, attention(p, 'fine.cross', layerNorm(p, 'fine.ln1', h), text, cfg.heads, textMask));
   h = tf.add(h, mlp(p, 'fine.mlp', layerNorm(p, 'fine.ln2', h)));
   h = layerNorm(p, 'head.ln', h);
   const q = tf.expandDims(dense(p, 'head.q', pooled), 1); // [B, 1, d]
   const k = dense(p, 'head.k', h); // [B, cells, d]
-  const score = tf.mul(tf.sum(tf.mul(q, k), 2), 1 / Math.sqrt(d));
-  const bias = tf.squeeze(dense(p, 'head.bias', h), [2]);
-  const logits = tf.add(tf.add(score, bias), tf.mul(tf.sub(1, valid), MASKED)) as tf.Tensor2D;
+  const residual = tf.add(tf.mul(tf.sum(tf.mul(q, k), 2), 1 / Math.sqrt(d)), tf.squeeze(dense(p, 'head.bias', h), [2]));
+
+  const logits = tf.add(tf.add(matched, residual), padding) as tf.Tensor2D;
   const offsets = tf.sigmoid(dense(p, 'head.offset', h)) as tf.Tensor3D;
   const attended = tf.sum(tf.mul(tf.expandDims(tf.softmax(logits), 2), h), 1);
   const embeddingOut = tf.concat([pooled, attended], 1) as tf.Tensor2D;
-  return { logits, offsets, embedding: embeddingOut };
+  return { logits, offsets, embedding: embeddingOut, parse, gates };
+}
+
+export function grounderForward(p: ParamMap, cfg: GrounderConfig, inputs: GrounderInputs): GrounderOutput {
+  const detail = groundOnScreens(p, cfg, encodeScreens(p, cfg, inputs.images, inputs.valid), 1, inputs);
+  return { logits: detail.logits, offsets: detail.offsets, embedding: detail.embedding };
 }
 
 /** The heat map: softmax over cells [B, cells] (padding cells ≈ 0). */

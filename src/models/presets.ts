@@ -17,7 +17,7 @@ export function grounderPreset(name: PresetName, vocabSize = defaultTokenizer().
   const base = { model: 'grounder' as const, vocabSize, maxTokens: 24, charLength: 12 };
   switch (name) {
     case 'tiny':
-      return { ...base, stem: [8, 16], dim: 32, heads: 2, textLayers: 1, layers: 1 };
+      return { ...base, stem: [16, 32], dim: 32, heads: 2, textLayers: 1, layers: 1 };
     case 'demo':
       return { ...base, stem: [16, 32], dim: 64, heads: 4, textLayers: 1, layers: 2 };
     case 'full':
