@@ -1,0 +1,11 @@
+/**
+ * How large a world screen is shown: whole-number-ish zooms of its 200×128
+ * (web) or 120×208 (mobile) pixels that leave room for the tables beside it
+ * at 1280×720 and use a 1920×1080 projector's space.
+ */
+import type { Platform } from '../../world/types';
+
+export function screenZoom(platform: Platform, viewportWidth: number, viewportHeight: number): number {
+  if (platform === 'web') return viewportWidth >= 1800 && viewportHeight >= 1000 ? 4 : 3;
+  return viewportHeight >= 1000 ? 3 : 2;
+}
