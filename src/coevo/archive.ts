@@ -3,13 +3,15 @@
  * other tools. Layout:
  *
  *   manifest.json             { format: 'coevo-run', version: 1, runId, createdAt (export time, ms),
- *                               counts: {samples, trajectories, phases, metrics, screens, checkpoints},
+ *                               counts: {samples, trajectories, phases, metrics, screens, checkpoints, groups},
  *                               files: { <path>: { bytes, crc32 } } for every other entry }
  *   run.json                  the RunRecord, config and cursor included
  *   samples.jsonl             one step sample per line (schema below)
  *   trajectories.jsonl        one TrajectoryRecord per line
  *   phases.json               the finished phases, in plan order
  *   metrics.json              [{ name, steps, values }], one per training curve
+ *   groups.jsonl              planner GRPO groups kept for the inspector, one GroupRecord per line
+ *                             (src/coevo/groupRecords.ts; absent when the run has none)
  *   screens/<hash>.png        every stored screen a sample or trajectory shows
  *   checkpoints/<id>.safetensors  the weights (loads in Python's safetensors, PyTorch, ...)
  *   checkpoints/<id>.json     the checkpoint's record without its bytes
@@ -51,8 +53,10 @@ import { decodeSafetensors } from '../models/checkpoint';
 import type { RunBundle, Store } from '../store/store';
 import { StoreError } from '../store/store';
 import type { CheckpointRecord, MetricRecord, PhaseRecord, RunKind, RunRecord, RunStatus, BackendName, ScreenRecord, TrajectoryRecord } from '../store/schema';
-import type { ActionType, Platform } from '../world/types';
+import type { PlanWeighting } from '../learn/rewards';
+import type { ActionType, Box, Domain, FontFamily, Platform, Role, Screen, Task, TextStyle, UIElement } from '../world/types';
 import { REF_STYLES } from '../world/types';
+import type { GroupGrounding, GroupRecord, GroupSample } from './groupRecords';
 import { PHASES, type CurationNote, type SampleOrigin, type StepSample } from './records';
 
 export const ARCHIVE_FORMAT = 'coevo-run';
@@ -65,6 +69,8 @@ export interface ArchiveCounts {
   metrics: number;
   screens: number;
   checkpoints: number;
+  /** Absent (read as 0) in exports made before groups were kept. */
+  groups: number;
 }
 
 export interface ArchiveManifest {
@@ -82,6 +88,8 @@ export class ImportError extends Error {
 
 const MANIFEST = 'manifest.json';
 const ROOT_FILES = [MANIFEST, 'run.json', 'samples.jsonl', 'trajectories.jsonl', 'phases.json', 'metrics.json'];
+/** Root files an older export may lack. */
+const OPTIONAL_ROOT_FILES = ['groups.jsonl'];
 const truncated = (detail?: string) =>
   new ImportError(`This file is not a complete Coevo run export (the zip is truncated or corrupt${detail ? `: ${detail}` : ''}); nothing was imported.`);
 const notAnExport = (why: string) => new ImportError(`This file is not a Coevo run export (${why}); nothing was imported.`);
@@ -91,12 +99,13 @@ const invalid = (why: string) => new ImportError(`This file is not a valid Coevo
 export async function exportRun(store: Store, runId: string, now: number = Date.now()): Promise<Uint8Array> {
   const run = await store.getRun(runId);
   if (!run) throw new Error(`No run with id ${runId} to export.`);
-  const [samples, trajectories, phases, metrics, checkpoints] = await Promise.all([
+  const [samples, trajectories, phases, metrics, checkpoints, groups] = await Promise.all([
     store.getSamples(runId),
     store.getTrajectories(runId),
     store.listPhases(runId),
     store.getMetrics(runId),
     store.listCheckpoints(runId),
+    store.getGroups(runId),
   ]);
   const hashes = new Set<string>();
   for (const s of samples) if (s.screenHash !== undefined) hashes.add(s.screenHash);
@@ -110,6 +119,8 @@ export async function exportRun(store: Store, runId: string, now: number = Date.
     'phases.json': json(phases),
     'metrics.json': json(metrics.map(({ name, steps, values }) => ({ name, steps, values }))),
   };
+  // Only runs that have groups carry the file, so a run without them exports as before.
+  if (groups.length > 0) files['groups.jsonl'] = jsonl(groups);
   for (const s of screens) files[screenPath(s.hash)] = new Uint8Array(await s.png.arrayBuffer());
   for (const { weights, ...record } of checkpoints) {
     files[checkpointPath(record.id, 'safetensors')] = new Uint8Array(weights);
@@ -120,7 +131,7 @@ export async function exportRun(store: Store, runId: string, now: number = Date.
     version: ARCHIVE_VERSION,
     runId,
     createdAt: now,
-    counts: { samples: samples.length, trajectories: trajectories.length, phases: phases.length, metrics: metrics.length, screens: screens.length, checkpoints: checkpoints.length },
+    counts: { samples: samples.length, trajectories: trajectories.length, phases: phases.length, metrics: metrics.length, screens: screens.length, checkpoints: checkpoints.length, groups: groups.length },
     files: Object.fromEntries(Object.entries(files).map(([path, bytes]) => [path, { bytes: bytes.length, crc32: crc32(bytes) }])),
   };
   const zippable: Zippable = { [MANIFEST]: json(manifest) };
@@ -166,26 +177,28 @@ export function readArchive(bytes: Uint8Array): RunBundle {
   const trajectories = parseLines(entries, 'trajectories.jsonl', (v, at) => trajectoryRecord(v, runId, at));
   const phases = parseJson(entries, 'phases.json', (v) => list(v, 'phases.json').map((p, i) => phaseRecord(p, runId, `phases.json[${i}]`)));
   const metrics = parseJson(entries, 'metrics.json', (v) => list(v, 'metrics.json').map((m, i) => metricRecord(m, runId, `metrics.json[${i}]`)));
+  const groups = 'groups.jsonl' in entries ? parseLines(entries, 'groups.jsonl', (v, at) => groupRecord(v, runId, at)) : [];
   unique(samples.map((s) => s.id), 'samples.jsonl', 'sample id');
   unique(trajectories.map((t) => t.id), 'trajectories.jsonl', 'trajectory id');
   unique(phases.map((p) => String(p.index)), 'phases.json', 'phase index');
   unique(metrics.map((m) => m.name), 'metrics.json', 'metric name');
+  unique(groups.map((g) => `${g.iteration}/${g.batch}/${g.group}`), 'groups.jsonl', 'group (iteration/batch/group)');
 
   const screens: ScreenRecord[] = [];
   const checkpoints: CheckpointRecord[] = [];
   for (const path of Object.keys(entries)) {
-    if (ROOT_FILES.includes(path)) continue;
+    if (ROOT_FILES.includes(path) || OPTIONAL_ROOT_FILES.includes(path)) continue;
     if (path.startsWith('screens/')) screens.push(screenRecord(path, entries[path]));
     else if (/^checkpoints\/[^/]+\.json$/.test(path)) checkpoints.push(checkpointRecord(entries, path, runId));
     else if (!/^checkpoints\/[^/]+\.safetensors$/.test(path)) throw invalid(`it holds ${path}, which has no place in a run export`);
     else if (!(path.replace(/\.safetensors$/, '.json') in entries)) throw invalid(`${path} has no checkpoint record (.json) beside it`);
   }
 
-  const found: ArchiveCounts = { samples: samples.length, trajectories: trajectories.length, phases: phases.length, metrics: metrics.length, screens: screens.length, checkpoints: checkpoints.length };
+  const found: ArchiveCounts = { samples: samples.length, trajectories: trajectories.length, phases: phases.length, metrics: metrics.length, screens: screens.length, checkpoints: checkpoints.length, groups: groups.length };
   for (const key of Object.keys(found) as (keyof ArchiveCounts)[]) {
     if (found[key] !== manifest.counts[key]) throw invalid(`the manifest lists ${manifest.counts[key]} ${key} but the file holds ${found[key]}`);
   }
-  return { run, samples, trajectories, phases: phases.sort((a, b) => a.index - b.index), metrics, screens, checkpoints };
+  return { run, samples, trajectories, phases: phases.sort((a, b) => a.index - b.index), metrics, screens, checkpoints, groups };
 }
 
 // ---------------------------------------------------------------------------
@@ -223,7 +236,7 @@ function readManifest(bytes: Uint8Array): ArchiveManifest {
     version: ARCHIVE_VERSION,
     runId: f.str('runId'),
     createdAt: f.num('createdAt'),
-    counts: { samples: counts.int('samples'), trajectories: counts.int('trajectories'), phases: counts.int('phases'), metrics: counts.int('metrics'), screens: counts.int('screens'), checkpoints: counts.int('checkpoints') },
+    counts: { samples: counts.int('samples'), trajectories: counts.int('trajectories'), phases: counts.int('phases'), metrics: counts.int('metrics'), screens: counts.int('screens'), checkpoints: counts.int('checkpoints'), groups: counts.has('groups') ? counts.int('groups') : 0 },
     files: Object.fromEntries(files.keys().map((path) => [path, { bytes: files.obj(path).int('bytes'), crc32: files.obj(path).int('crc32') }])),
   };
 }
@@ -355,7 +368,6 @@ function runRecord(v: unknown, runId: string, at: string): RunRecord {
 
 function stepSample(v: unknown, runId: string, at: string): StepSample {
   const f = new Fields(v, at);
-  const t = f.obj('task');
   const box = f.optObj('box');
   return strip({
     id: f.str('id'),
@@ -364,17 +376,7 @@ function stepSample(v: unknown, runId: string, at: string): StepSample {
     phase: f.oneOf('phase', PHASES),
     origin: f.oneOf('origin', keys(ORIGINS)),
     source: f.str('source'),
-    task: {
-      id: t.str('id'),
-      templateId: t.str('templateId'),
-      appId: t.str('appId'),
-      domain: t.str('domain') as StepSample['task']['domain'],
-      platform: t.oneOf('platform', keys(PLATFORMS)),
-      variant: t.int('variant'),
-      seed: t.num('seed'),
-      params: t.strings('params'),
-      goal: t.str('goal'),
-    },
+    task: taskOf(f.obj('task')),
     stepIndex: f.int('stepIndex'),
     platform: f.oneOf('platform', keys(PLATFORMS)),
     goal: f.str('goal'),
@@ -383,7 +385,7 @@ function stepSample(v: unknown, runId: string, at: string): StepSample {
     actionType: f.oneOf('actionType', keys(ACTION_TYPES)),
     value: f.optStr('value'),
     targetId: f.optStr('targetId'),
-    box: box && { x: box.num('x'), y: box.num('y'), w: box.num('w'), h: box.num('h') },
+    box: box && boxOf(box),
     screenHash: f.optStr('screenHash'),
     kept: f.bool('kept'),
     curation: f.list('curation').map((n, i) => {
@@ -391,6 +393,119 @@ function stepSample(v: unknown, runId: string, at: string): StepSample {
       return { stage: c.oneOf('stage', keys(CURATION_STAGES)), decision: c.oneOf('decision', keys(DECISIONS)), reason: c.str('reason') };
     }),
   });
+}
+
+function taskOf(t: Fields): Task {
+  return {
+    id: t.str('id'),
+    templateId: t.str('templateId'),
+    appId: t.str('appId'),
+    domain: t.str('domain') as Domain,
+    platform: t.oneOf('platform', keys(PLATFORMS)),
+    variant: t.int('variant'),
+    seed: t.num('seed'),
+    params: t.strings('params'),
+    goal: t.str('goal'),
+  };
+}
+
+function boxOf(b: Fields): Box {
+  return { x: b.num('x'), y: b.num('y'), w: b.num('w'), h: b.num('h') };
+}
+
+const WEIGHTINGS: Record<PlanWeighting, true> = { 'prior-confidence': true, prior: true, uniform: true, single: true };
+const THEME_MODES = ['light', 'dark'] as const;
+const DENSITIES = ['compact', 'comfortable'] as const;
+const STATE_FLAGS = ['checked', 'selected', 'focused', 'disabled', 'expanded'] as const;
+
+function groupRecord(v: unknown, runId: string, at: string): GroupRecord {
+  const f = new Fields(v, at);
+  const truth = f.obj('truth');
+  const truthBox = truth.optObj('box');
+  return {
+    runId: f.runId(runId),
+    iteration: f.int('iteration'),
+    batch: f.int('batch'),
+    group: f.int('group'),
+    task: taskOf(f.obj('task')),
+    stepIndex: f.int('stepIndex'),
+    screen: screenOf(f.obj('screen')),
+    goal: f.str('goal'),
+    truth: strip({
+      instruction: truth.str('instruction'),
+      type: truth.oneOf('type', keys(ACTION_TYPES)),
+      box: truthBox && boxOf(truthBox),
+      value: truth.optStr('value'),
+      targetId: truth.optStr('targetId'),
+    }),
+    pool: f.list('pool').map((m, i) => {
+      const p = new Fields(m, `${at}: pool[${i}]`);
+      return { name: p.str('name'), prior: p.num('prior') };
+    }),
+    weighting: f.oneOf('weighting', keys(WEIGHTINGS)),
+    informative: f.bool('informative'),
+    samples: f.list('samples').map((x, i) => groupSample(new Fields(x, `${at}: samples[${i}]`))),
+  };
+}
+
+function groupSample(f: Fields): GroupSample {
+  const r = f.obj('reward');
+  return strip({
+    instruction: f.str('instruction'),
+    reasoning: f.optStr('reasoning'),
+    parsed: f.bool('parsed'),
+    actionType: f.nullableOneOf('actionType', keys(ACTION_TYPES)),
+    style: f.nullableOneOf('style', REF_STYLES),
+    groundings: f.objs('groundings').map((g): GroupGrounding => {
+      const point = g.nullableObj('point');
+      return { point: point && { x: point.num('x'), y: point.num('y') }, confidence: g.num('confidence'), hit: g.bool('hit') };
+    }),
+    reward: { type: r.num('type'), value: r.num('value'), plan: r.num('plan'), weights: r.numbers('weights'), hits: r.numbers('hits'), total: r.num('total') },
+    advantage: f.num('advantage'),
+  });
+}
+
+/** A stored Screen, rebuilt field by field so that the renderer meets only the shapes it knows. */
+function screenOf(f: Fields): Screen {
+  const theme = f.obj('theme');
+  return {
+    platform: f.oneOf('platform', keys(PLATFORMS)),
+    width: f.int('width'),
+    height: f.int('height'),
+    appId: f.str('appId'),
+    variant: f.int('variant'),
+    screenId: f.str('screenId'),
+    title: f.str('title'),
+    theme: {
+      mode: theme.oneOf('mode', THEME_MODES),
+      accent: theme.str('accent') as Screen['theme']['accent'],
+      font: theme.str('font') as FontFamily,
+      density: theme.oneOf('density', DENSITIES),
+      corner: theme.num('corner'),
+    },
+    elements: f.objs('elements').map((e): UIElement => {
+      const state = e.obj('state');
+      const style = e.optObj('style');
+      return strip({
+        id: e.str('id'),
+        role: e.str('role') as Role,
+        box: boxOf(e.obj('box')),
+        text: e.optStr('text'),
+        icon: e.optStr('icon') as UIElement['icon'],
+        label: e.optStr('label'),
+        color: e.optStr('color') as UIElement['color'],
+        purpose: e.optStr('purpose'),
+        state: strip({
+          ...Object.fromEntries(STATE_FLAGS.map((k) => [k, state.optBool(k)])),
+          value: state.optStr('value'),
+          level: state.optNum('level'),
+        }),
+        interactive: e.bool('interactive'),
+        parent: e.optStr('parent'),
+        style: style && { family: style.str('family') as FontFamily, size: style.num('size'), weight: style.num('weight') as TextStyle['weight'] },
+      });
+    }),
+  };
 }
 
 function trajectoryRecord(v: unknown, runId: string, at: string): TrajectoryRecord {
@@ -485,6 +600,9 @@ class Fields {
     const v = this.o[key];
     return typeof v === 'boolean' ? v : this.bad(key, 'true or false');
   }
+  optBool(key: string): boolean | undefined {
+    return this.has(key) ? this.bool(key) : undefined;
+  }
   numOrStr(key: string): number | string {
     const v = this.o[key];
     return typeof v === 'number' || typeof v === 'string' ? v : this.bad(key, 'a number or a string');
@@ -513,6 +631,12 @@ class Fields {
   }
   optObj(key: string): Fields | undefined {
     return this.has(key) ? this.obj(key) : undefined;
+  }
+  nullableObj(key: string): Fields | null {
+    return this.o[key] === null ? null : this.obj(key);
+  }
+  objs(key: string): Fields[] {
+    return this.list(key).map((v, i) => new Fields(v, `${this.at}: ${key}[${i}]`));
   }
   strings(key: string): Record<string, string> {
     const o = this.obj(key);

@@ -388,6 +388,7 @@ export class CoevoRunner {
         samples: output.samples,
         checkpoints: output.checkpoints,
         metrics: output.metrics,
+        groups: output.groups,
         runPatch: next ? { cursor: next, status: 'running' } : { status: 'done', finishedAt },
       });
     } catch (e) {

@@ -57,6 +57,8 @@ export interface PlannerGrpoSample {
   instruction: string;
   reasoning?: string;
   reward: PlanReward;
+  /** What each pool member did with the instruction, in pool order; empty when it was not grounded (it did not parse). */
+  groundings: Grounding[];
   advantage: number;
 }
 
@@ -164,6 +166,7 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
           instruction: d.instruction,
           ...(d.reasoning !== undefined ? { reasoning: d.reasoning } : {}),
           reward: rewards[i],
+          groundings: groundings[i],
           advantage: adv.advantages[i],
         })),
       };

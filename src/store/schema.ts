@@ -4,10 +4,11 @@
  * migration; never edit an old one, since browsers out there hold its result.
  */
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import type { GroupRecord } from '../coevo/groupRecords';
 import type { PhaseCursor, PhaseName, StepSample } from '../coevo/records';
 
 export const DB_NAME = 'coevo';
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 export type RunKind = 'tiny-regression' | 'coevo';
 export type RunStatus = 'running' | 'done' | 'failed';
@@ -107,6 +108,8 @@ export interface CoevoDB extends DBSchema {
   samples: { key: string; value: SampleRecord; indexes: { byRun: string; byIterationKept: [string, number, number]; byScreen: string } };
   checkpoints: { key: string; value: CheckpointRecord; indexes: { byRun: string } };
   phases: { key: [string, number]; value: PhaseRecord; indexes: { byRun: string } };
+  /** GRPO groups kept for the inspector, keyed [runId, iteration, batch, group] so one batch is one key range. */
+  groups: { key: [string, number, number, number]; value: GroupRecord };
 }
 
 /** Version 1, as the first release wrote it: loss curves lived inside the run record. */
@@ -149,5 +152,9 @@ export const MIGRATIONS: ReadonlyArray<(db: IDBPDatabase<CoevoDB>, tx: UpgradeTx
       const kept = (old.data as { kept?: unknown } | null)?.kept === true ? 1 : 0;
       await cursor.update({ id: old.id, runId: old.runId, iteration: old.iteration, kept, data: old.data as StepSample });
     }
+  },
+  // 3 → 4: planner GRPO groups for the inspector (older runs simply have none).
+  (db) => {
+    db.createObjectStore('groups', { keyPath: ['runId', 'iteration', 'batch', 'group'] });
   },
 ];

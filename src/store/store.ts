@@ -3,6 +3,7 @@
  * database; the UI reads through it and the engine worker writes through it.
  */
 import { openDB, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import type { GroupRecord } from '../coevo/groupRecords';
 import type { StepSample } from '../coevo/records';
 import {
   DB_NAME,
@@ -38,6 +39,8 @@ export interface PhaseCommit {
   checkpoints?: CheckpointRecord[];
   /** Appended to the run's series (see commitPhase for a recommitted phase). */
   metrics?: MetricPoints[];
+  /** GRPO groups for the inspector; they replace any the run holds for the same iterations. */
+  groups?: GroupRecord[];
   /** Applied to the run record, e.g. the next cursor and, after the last phase, status 'done'. */
   runPatch?: Partial<Omit<RunRecord, 'id'>>;
 }
@@ -51,6 +54,15 @@ export interface RunBundle {
   metrics: MetricRecord[];
   screens: ScreenRecord[];
   checkpoints: CheckpointRecord[];
+  /** Absent in exports made before groups were kept. */
+  groups?: GroupRecord[];
+}
+
+/** One planner GRPO batch that has recorded groups. */
+export interface GroupBatch {
+  iteration: number;
+  batch: number;
+  groups: number;
 }
 
 export interface SampleCounts {
@@ -64,7 +76,7 @@ export interface SampleCounts {
 type AnyTx = IDBPTransaction<CoevoDB, StoreNames<CoevoDB>[], 'readwrite'>;
 
 /** Stores whose records belong to one run and go when the run is deleted. */
-const PER_RUN = ['metrics', 'trajectories', 'samples', 'checkpoints', 'phases'] as const;
+const PER_RUN = ['metrics', 'trajectories', 'samples', 'checkpoints', 'phases', 'groups'] as const;
 
 const QUOTA_MESSAGE =
   "The browser refused to store more data: the disk or this site's storage quota is full. Delete old runs or free disk space; nothing from before this write was lost.";
@@ -138,6 +150,7 @@ export class Store {
       const index = tx.objectStore(name).index('byRun');
       for (let c = await index.openKeyCursor(id); c; c = await c.continue()) await tx.objectStore(name).delete(c.primaryKey);
     }
+    await tx.objectStore('groups').delete(groupRange(id));
     for (const hash of shown) {
       const users = (await tx.objectStore('samples').index('byScreen').count(hash)) + (await tx.objectStore('trajectories').index('byScreen').count(hash));
       if (users === 0) await tx.objectStore('screens').delete(hash);
@@ -165,10 +178,10 @@ export class Store {
    * and increasing), so its curve points are not doubled either.
    */
   async commitPhase(runId: string, commit: PhaseCommit): Promise<RunRecord> {
-    const { phase, samples = [], trajectories = [], screens = [], checkpoints = [], metrics = [], runPatch = {} } = commit;
+    const { phase, samples = [], trajectories = [], screens = [], checkpoints = [], metrics = [], groups = [], runPatch = {} } = commit;
     const what = `phase ${phase.index} (${phase.phase}, iteration ${phase.iteration}) of run ${runId}`;
     if (phase.runId !== runId) throw new StoreError(`Cannot commit ${what}: its record names run ${phase.runId}.`);
-    checkOwner(runId, what, { samples, trajectories, checkpoints });
+    checkOwner(runId, what, { samples, trajectories, checkpoints, groups });
     for (const m of metrics) {
       if (m.steps.length !== m.values.length) throw new StoreError(`Cannot commit ${what}: metric ${m.name} has ${m.steps.length} steps but ${m.values.length} values.`);
     }
@@ -178,6 +191,7 @@ export class Store {
     if (screens.length) names.push('screens');
     if (checkpoints.length) names.push('checkpoints');
     if (metrics.length) names.push('metrics');
+    if (groups.length) names.push('groups');
     const tx = this.db.transaction(names, 'readwrite');
     return inTransaction(tx, `Saving ${what} failed, so none of its outputs were saved`, async (write) => {
       const [run, previous, series] = await Promise.all([
@@ -193,6 +207,9 @@ export class Store {
       for (const t of trajectories) write(tx.objectStore('trajectories').put(t));
       for (const s of screens) write(tx.objectStore('screens').put(s));
       for (const c of checkpoints) write(tx.objectStore('checkpoints').put(c));
+      // A recommitted phase replaces its iteration's groups rather than mixing old and new ones.
+      for (const k of new Set(groups.map((g) => g.iteration))) write(tx.objectStore('groups').delete(groupRange(runId, k)));
+      for (const g of groups) write(tx.objectStore('groups').put(g));
       metrics.forEach((m, i) => {
         const prev = series[i] ?? { runId, name: m.name, steps: [], values: [] };
         let keep = prev.steps.length;
@@ -211,7 +228,8 @@ export class Store {
   async restoreRun(bundle: RunBundle): Promise<void> {
     const { run } = bundle;
     const what = `run ${run.id}`;
-    checkOwner(run.id, what, { samples: bundle.samples, trajectories: bundle.trajectories, checkpoints: bundle.checkpoints });
+    const groups = bundle.groups ?? [];
+    checkOwner(run.id, what, { samples: bundle.samples, trajectories: bundle.trajectories, checkpoints: bundle.checkpoints, groups });
     for (const r of [...bundle.phases, ...bundle.metrics]) {
       if (r.runId !== run.id) throw new StoreError(`Cannot restore ${what}: a phase or metric record names run ${r.runId}.`);
     }
@@ -225,6 +243,7 @@ export class Store {
       for (const p of bundle.phases) write(tx.objectStore('phases').add(p));
       for (const m of bundle.metrics) write(tx.objectStore('metrics').add(m));
       for (const c of bundle.checkpoints) write(tx.objectStore('checkpoints').add(c));
+      for (const g of groups) write(tx.objectStore('groups').add(g));
       for (const s of bundle.screens) write(tx.objectStore('screens').put(s));
     });
   }
@@ -280,6 +299,23 @@ export class Store {
     return this.db.getAll('phases', IDBKeyRange.bound([runId, -Infinity], [runId, Infinity]));
   }
 
+  /** A run's recorded GRPO groups: of one iteration, or one batch of it, if given; in iteration, batch, group order. */
+  getGroups(runId: string, iteration?: number, batch?: number): Promise<GroupRecord[]> {
+    return this.db.getAll('groups', groupRange(runId, iteration, batch));
+  }
+
+  /** The batches of a run that have recorded groups, in order, with how many each has; reads keys only. */
+  async listGroupBatches(runId: string): Promise<GroupBatch[]> {
+    const keys = await this.db.getAllKeys('groups', groupRange(runId));
+    const out: GroupBatch[] = [];
+    for (const [, iteration, batch] of keys) {
+      const last = out[out.length - 1];
+      if (last && last.iteration === iteration && last.batch === batch) last.groups++;
+      else out.push({ iteration, batch, groups: 1 });
+    }
+    return out;
+  }
+
   getScreen(hash: string): Promise<ScreenRecord | undefined> {
     return this.db.get('screens', hash);
   }
@@ -294,12 +330,22 @@ function sampleRecord(s: StepSample): SampleRecord {
   return { id: s.id, runId: s.runId, iteration: s.iteration, kept: s.kept ? 1 : 0, data: s };
 }
 
+/** Keys [runId, iteration, batch, group] of one run's groups, narrowed to an iteration and a batch when given. */
+function groupRange(runId: string, iteration?: number, batch?: number): IDBKeyRange {
+  const lo: (string | number)[] = [runId];
+  if (iteration !== undefined) lo.push(iteration);
+  if (iteration !== undefined && batch !== undefined) lo.push(batch);
+  // Keys compare element by element, so padding with ∓Infinity bounds exactly the keys that start with lo.
+  const pad = (v: number) => Array.from({ length: 4 - lo.length }, () => v);
+  return IDBKeyRange.bound([...lo, ...pad(-Infinity)], [...lo, ...pad(Infinity)]);
+}
+
 /** All keys [runId, iteration, kept] of one run in the byIterationKept index. */
 function runRange(runId: string): IDBKeyRange {
   return IDBKeyRange.bound([runId, -Infinity, 0], [runId, Infinity, 1]);
 }
 
-function checkOwner(runId: string, what: string, records: { samples: { runId: string }[]; trajectories: { runId: string }[]; checkpoints: { runId: string }[] }): void {
+function checkOwner(runId: string, what: string, records: Record<'samples' | 'trajectories' | 'checkpoints', { runId: string }[]> & { groups?: { runId: string }[] }): void {
   for (const [kind, list] of Object.entries(records)) {
     const stray = list.find((r) => r.runId !== runId);
     if (stray) throw new StoreError(`Cannot save ${what}: one of its ${kind} belongs to run ${stray.runId}.`);

@@ -15,6 +15,7 @@ import { neuralPoolGrounder, verifierGrounder, type PoolGrounder } from '../../l
 import { makePlannerGrpo } from '../../learn/plannerGrpo';
 import { trainingPlannerStates } from '../../learn/plannerStates';
 import type { RefStyle } from '../../world/types';
+import { GROUPS_PER_BATCH, groupRecordsOfStep, recordedBatches, type GroupRecord } from '../groupRecords';
 import { grpoSummary } from '../report';
 import { checkpointRecord } from '../runState';
 import { mean, SeriesWriter, type PhaseContext, type PhaseOutput } from './context';
@@ -64,6 +65,10 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
     let groups = 0;
     const styles = new Map<RefStyle | 'none', number>();
     let sampled = 0;
+    // A few groups of each batch (evenly spaced batches in long phases), for the inspector.
+    const recorded = recordedBatches(steps);
+    const groupRecords: GroupRecord[] = [];
+    const poolMembers = pool.map((g) => ({ name: g.name, prior: g.prior }));
     ctx.report({ done: 0, total: steps });
     await withLora(config, ctx.rng.fork('lora'), params, async (lora) => {
       const grpo = makePlannerGrpo(params, cfg, state.tok, {
@@ -85,6 +90,11 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
           await ctx.gate.batch();
           const batch = Array.from({ length: config.grpoPrompts }, (_, i) => prompts[(step * config.grpoPrompts + i) % prompts.length]);
           const r = await grpo.step(batch);
+          if (recorded.has(step)) {
+            groupRecords.push(
+              ...groupRecordsOfStep(batch, r, { runId: ctx.runId, iteration: k, batch: step, pool: poolMembers, weighting: config.rewardWeighting, groupSize: config.groupSize, count: GROUPS_PER_BATCH }),
+            );
+          }
           rewards.push(r.meanReward);
           kls.push(r.kl);
           losses.push(r.loss);
@@ -111,6 +121,7 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
       planner: params,
       checkpoints: [await checkpointRecord(ctx.runId, 'planner', k, params, cfg)],
       metrics: series.toPoints(),
+      groups: groupRecords,
       summary: {
         ...grpoSummary({ rewardMean: mean(rewards), informativeRatio: groups > 0 ? informative / groups : 0 }),
         kl: mean(kls),
