@@ -90,7 +90,13 @@ describe('grounder SFT options', () => {
     console.log(`attention filter kept ${r.kept}/6: filtered loss ${r.loss.toFixed(6)}, unfiltered loss on the kept ${rb.loss.toFixed(6)}`);
     expect(r.loss).toBeCloseTo(rb.loss, 4);
     const [sa, sb] = [await snapshot(a), await snapshot(b)];
-    expect(maxAbsDiff(sa, sb, Object.keys(sa))).toBeLessThan(1e-5);
+    // Biases added to every logit of a softmax (attention keys, the slot scores over tokens, the cell logits' shared bias) have a true gradient
+    // of 0; Adam's first step turns their float noise, which a different reduction order changes, into moves of
+    // up to lr. Every other weight must match.
+    const softmaxShifts = /(\.k\.b|^parse\.slots\.b|^head\.bias\.b)$/;
+    const names = Object.keys(sa).filter((n) => !softmaxShifts.test(n));
+    expect(names.length).toBeGreaterThanOrEqual(Object.keys(sa).length - 8);
+    expect(maxAbsDiff(sa, sb, names)).toBeLessThan(1e-5);
 
     // τ above every possible normalised value: nothing kept, zero loss, no parameter moves.
     const strict = makeGrounderSft(a, cfg, { lr: 1e-3, attentionFilter: { previous, tau: 1 } });
