@@ -8,7 +8,14 @@ import type { StepCheckOptions, StepCheckResult } from '../src/learn/stepCheck';
 import type { CoevoProgress } from '../src/coevo/runner';
 import type { CoevoReport } from '../src/coevo/records';
 import type { CoevoConfig } from '../src/coevo/config';
+import type { PretrainOptions, PretrainResult, PretrainStatus } from '../src/pretrain/baseTypes';
+import type { GroundOnceResult } from '../src/learn/groundOnce';
+import type { AgentStepResult, TakenStep } from '../src/coevo/agentStep';
+import type { PresetName } from '../src/models/presets';
+import type { Box, Screen, Task } from '../src/world/types';
+import type { BenchOptions, BenchProgress, WorkerBench } from '../src/bench/types';
 
+export type { BenchOptions, BenchProgress, WorkerBench };
 export type { BackendName, LossPoint, TinyJobConfig, TinyJobResult, StepCheckOptions, StepCheckResult, CoevoProgress, CoevoReport, RunRecord };
 
 /** A request to start a co-evolution run: a preset's defaults, then `config` fields, then each `key=value` of `set`. */
@@ -43,6 +50,56 @@ export interface DeviceInfo {
 /** Answer of the WebGPU probe: why there is no WebGPU, in words a person can act on. */
 export type WebGpuProbe = { ok: true; adapter: AdapterInfo } | { ok: false; reason: string };
 
+/** Which model an inspection asks for: a run's generation, or (runId null) an untrained one of the preset. */
+export interface ModelChoice {
+  runId: string | null;
+  /** For a run: the newest generation at or before this iteration. */
+  iteration: number | 'latest';
+  /** 'previous': the generation before that one (e.g. φ(k−1), the attention filter's judge for Dk). */
+  which: 'current' | 'previous';
+  preset: PresetName;
+}
+
+/** The model that answered, in words the UI shows. */
+export interface InspectModel {
+  untrained: boolean;
+  iteration: number | null;
+  label: string;
+}
+
+/** A person's screenshot, already scaled to a platform's screen size (web 200×128 or mobile 120×208). */
+export interface ScreenPixels {
+  rgba: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export interface GroundScreenRequest extends ModelChoice {
+  screen: Screen | ScreenPixels;
+  instruction: string;
+  /** Points to sample from the heat map besides the greedy one (default 0, at most 64). */
+  samples?: number;
+  /** The true target box: adds dense rewards per point and the attention filter's verdict. */
+  box?: Box;
+  seed?: number;
+}
+
+export type GroundScreenAnswer = GroundOnceResult & { model: InspectModel };
+
+export interface PlayStepRequest {
+  model: Omit<ModelChoice, 'which'>;
+  task: Task;
+  /** The episode so far, oldest first (the worker replays it). */
+  taken: TakenStep[];
+  /** 'oracle' writes the task's true next instruction, to watch the grounder alone. */
+  planner: 'model' | 'oracle';
+  samples?: number;
+}
+
+export type PlayStepAnswer = AgentStepResult & { planner: InspectModel | null; grounder: InspectModel };
+
+export type { GroundOnceResult, AgentStepResult, TakenStep };
+
 export interface EngineApi {
   probeWebGpu(): Promise<WebGpuProbe>;
   /** Selects and initialises a tfjs backend; throws with a clear message when it cannot. */
@@ -64,4 +121,20 @@ export interface EngineApi {
   exportRun(runId: string): Promise<Uint8Array>;
   importRun(bytes: Uint8Array): Promise<RunRecord>;
   deleteRun(runId: string): Promise<void>;
+
+  /** Starts pretraining the base models (one job per worker; refused while one runs). */
+  startPretrain(options: PretrainOptions): Promise<void>;
+  pretrainStatus(): Promise<PretrainStatus>;
+  /** The finished job's safetensors files and manifest. */
+  pretrainResult(): Promise<PretrainResult>;
+
+  /** A run's grounder (or an untrained one) on one screen: heat map, greedy and sampled points, rewards and the attention verdict against `box`. */
+  groundScreen(req: GroundScreenRequest): Promise<GroundScreenAnswer>;
+  /** One step of the planner and grounder on a task after the steps taken: instruction, point, action, next screen. */
+  playStep(req: PlayStepRequest): Promise<PlayStepAnswer>;
+
+  /** The performance benchmark (npm run bench): step speeds against a matmul, a short co-evolution run's phase times and memory. */
+  runBench(options: BenchOptions): Promise<WorkerBench>;
+  /** Where the running benchmark is. */
+  benchProgress(): Promise<BenchProgress>;
 }

@@ -8,6 +8,10 @@ import type { RunRecord } from '../src/store/schema';
 import { runTinyJob, validateTinyJobConfig } from '../src/learn/tinyJob';
 import { runStepCheck, type Paint } from '../src/learn/stepCheck';
 import { createCoevoHost } from './coevoHost';
+import { createPretrainHost } from './pretrainHost';
+import { grounderRecipe, plannerRecipe } from '../src/pretrain/recipes';
+import { createInspectHost } from './inspectHost';
+import { createBenchHost } from './benchHost';
 import * as Comlink from 'comlink';
 
 interface Backends {
@@ -22,6 +26,9 @@ export function createEngine(backends: Backends): EngineApi {
   let store: Promise<Store> | null = null;
   const openStore = () => (store ??= Store.open());
   const coevo = createCoevoHost({ store: openStore, paint: () => backends.paint(), device: () => device });
+  const pretrain = createPretrainHost({ paint: () => backends.paint(), backend: () => device?.backend ?? null, recipes: { grounder: grounderRecipe, planner: plannerRecipe } });
+  const inspect = createInspectHost({ store: openStore, paint: () => backends.paint(), device: () => device });
+  const bench = createBenchHost({ paint: () => backends.paint(), device: () => device, coevo });
 
   return {
     probeWebGpu: () => backends.probeWebGpu(),
@@ -50,6 +57,14 @@ export function createEngine(backends: Backends): EngineApi {
     },
     importRun: (bytes) => coevo.importRun(bytes),
     deleteRun: (runId) => coevo.deleteRun(runId),
+
+    startPretrain: (o) => pretrain.start(o),
+    pretrainStatus: async () => pretrain.status(),
+    pretrainResult: async () => pretrain.result(),
+    groundScreen: (req) => inspect.groundScreen(req),
+    playStep: (req) => inspect.playStep(req),
+    runBench: (options) => bench.run(options),
+    benchProgress: async () => bench.progress(),
 
     async runTinyJob(config, onLosses) {
       if (!device) throw new Error('Choose a backend (useBackend) before training.');

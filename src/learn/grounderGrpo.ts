@@ -10,6 +10,7 @@
  * GRPO does not train it.
  */
 import * as tf from '../models/tf';
+import { flatAdam } from '../models/flatAdam';
 import { oneHotFloat } from '../models/dtype';
 import { GRID_CELLS } from '../models/canvas';
 import { grounderForward, samplePoints, type GrounderConfig } from '../models/grounder';
@@ -72,7 +73,7 @@ export function makeGrounderGrpo(params: Params, cfg: GrounderConfig, opts: Grou
   // Under LoRA the reference is the base with the adapters' current ΔW folded in.
   const ownedReference: Params | null = opts.reference ? null : frozenCopy(lora ? tf.tidy(() => loraParams(params, lora)) : params, lora && !lora.merged ? lora.targets : []);
   const reference: ParamMap = opts.reference ?? (ownedReference as Params);
-  const optimizer: tf.Optimizer = tf.train.adam(opts.lr);
+  const optimizer: tf.Optimizer = flatAdam(opts.lr);
   const policy = (): ParamMap => (lora ? loraParams(params, lora) : params);
 
   async function step(batch: GrounderBatch): Promise<GrounderGrpoStep> {

@@ -16,6 +16,7 @@
  * so a step sends them up once and reads back one small vector.
  */
 import * as tf from '../models/tf';
+import { flatAdam } from '../models/flatAdam';
 import { CELL, GRID_CELLS, GRID_COLS, GRID_ROWS } from '../models/canvas';
 import { grounderForward, heatmap, type GrounderConfig } from '../models/grounder';
 import { grounderTensors, type GrounderBatch } from '../models/grounderData';
@@ -150,7 +151,7 @@ export function grounderSftLosses(
 
 export function makeGrounderSft(params: Params, cfg: GrounderConfig, opts: GrounderSftConfig): GrounderSft {
   if (!(opts.lr > 0)) throw new Error(`makeGrounderSft: lr must be > 0; got ${opts.lr}`);
-  const optimizer: tf.Optimizer = tf.train.adam(opts.lr);
+  const optimizer: tf.Optimizer = flatAdam(opts.lr);
   const lora = opts.lora;
   // Merged adapters are not read by loraParams: training them would change nothing the model computes.
   if (lora?.merged) throw new Error('makeGrounderSft: unmerge the LoRA adapters before training them');

@@ -15,6 +15,7 @@
  * on any backend.
  */
 import * as tf from '../models/tf';
+import { flatAdam } from '../models/flatAdam';
 import { plannerLogProbs, completionMask, type PlannerConfig } from '../models/planner';
 import { loraParams, loraTrainables, type Lora } from '../models/lora';
 import { cloneParams, disposeParams, type ParamMap, type Params } from '../models/params';
@@ -89,7 +90,7 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
   if (vars.length === 0) throw new Error('makePlannerGrpo: nothing to train');
   const ownReference: Params | null = opts.reference || lora ? null : cloneParams(params);
   const reference: ParamMap = opts.reference ?? (lora ? params : (ownReference as Params));
-  const opt = tf.train.adam(opts.lr);
+  const opt = flatAdam(opts.lr);
   const c = cfg.completionLength;
   const pl = cfg.promptLength;
 

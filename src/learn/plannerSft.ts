@@ -8,6 +8,7 @@
  * With a LoRA, the forward reads W + ΔW and only the adapters train.
  */
 import * as tf from '../models/tf';
+import { flatAdam } from '../models/flatAdam';
 import { completionMask, plannerLogProbs, type PlannerConfig } from '../models/planner';
 import type { PlannerBatch } from '../models/plannerData';
 import { loraParams, loraTrainables, type Lora } from '../models/lora';
@@ -70,7 +71,7 @@ export function makePlannerSft(params: Params, cfg: PlannerConfig, opts: Planner
   const lora = opts.lora;
   const vars = lora ? loraTrainables(lora) : Object.values(params).filter((v) => v.trainable);
   if (vars.length === 0) throw new Error('makePlannerSft: nothing to train (all parameters frozen and no LoRA)');
-  const opt = tf.train.adam(opts.lr);
+  const opt = flatAdam(opts.lr);
   return {
     trainable: vars.reduce((n, v) => n + v.size, 0),
     async step(batch) {

@@ -9,6 +9,12 @@
  * convolution. These versions use only transpose, matMul without
  * transposeA, slice, pad and add, so they still have gradients on WebGPU
  * and WASM alike, and give the same values as the plain ops.
+ *
+ * WebGPU is the other way round: its matMul shader reads either operand
+ * transposed at no cost, while an explicit transpose is one more kernel
+ * dispatch and one more buffer. There the products take transpose flags
+ * (npm run bench counts the kernels of a step; each dispatch costs a fixed
+ * overhead that small models never amortise).
  */
 import * as tf from './tf';
 
@@ -22,6 +28,15 @@ function swapLast(x: tf.Tensor): tf.Tensor {
 
 type Arg = tf.Tensor | tf.GradSaveFunc;
 
+/** Whether the backend's matMul reads transposed operands for free (WebGPU), rather than faster after an explicit transpose (WASM, CPU). */
+const flagsAreFree = (): boolean => tf.getBackend() === 'webgpu';
+
+/** a × b with either operand transposed, by flag or by an explicit transpose, whichever is cheaper here. */
+function product(a: tf.Tensor, b: tf.Tensor, ta: boolean, tb: boolean): tf.Tensor {
+  if (flagsAreFree()) return tf.matMul(a, b, ta, tb);
+  return tf.matMul(ta ? swapLast(a) : a, tb ? swapLast(b) : b);
+}
+
 const matMulNN = tf.customGrad((...args: Arg[]) => {
   const [a, b, save] = args as [tf.Tensor, tf.Tensor, tf.GradSaveFunc];
   save([a, b]);
@@ -29,7 +44,7 @@ const matMulNN = tf.customGrad((...args: Arg[]) => {
     value: tf.matMul(a, b),
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [sa, sb] = saved;
-      return [tf.matMul(dy, swapLast(sb)), tf.matMul(swapLast(sa), dy)];
+      return [product(dy, sb, false, true), product(sa, dy, true, false)];
     },
   };
 });
@@ -38,11 +53,11 @@ const matMulNT = tf.customGrad((...args: Arg[]) => {
   const [a, b, save] = args as [tf.Tensor, tf.Tensor, tf.GradSaveFunc];
   save([a, b]);
   return {
-    value: tf.matMul(a, swapLast(b)),
+    value: product(a, b, false, true),
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [sa, sb] = saved;
       // y = a bᵀ: da = dy b, db = dyᵀ a
-      return [tf.matMul(dy, sb), tf.matMul(swapLast(dy), sa)];
+      return [tf.matMul(dy, sb), product(dy, sa, true, false)];
     },
   };
 });

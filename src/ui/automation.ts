@@ -6,6 +6,9 @@
  */
 import { deviceReady, getEngine } from './engine';
 import { deviceLabel } from '../../workers/deviceLabel';
+import type { PretrainOptions, PretrainResult, PretrainStatus } from '../pretrain/baseTypes';
+import { startBenchProbe } from './benchProbe';
+import type { BenchOptions, BenchProgress, MainThreadBench, WorkerBench } from '../bench/types';
 import type { CoevoControl, CoevoProgress, CoevoReport, CoevoStartOptions, RunRecord, StepCheckOptions, StepCheckResult } from '../../workers/api';
 
 export interface CoevoAutomation {
@@ -20,6 +23,12 @@ export interface CoevoAutomation {
   exportRun(runId: string): Promise<number[]>;
   importRun(bytes: number[]): Promise<RunRecord>;
   deleteRun(runId: string): Promise<void>;
+  startPretrain(options: PretrainOptions): Promise<void>;
+  pretrainStatus(): Promise<PretrainStatus>;
+  pretrainResult(): Promise<PretrainResult>;
+  /** Runs the performance benchmark in the worker while watching this page's main thread. */
+  bench(options: BenchOptions): Promise<{ worker: WorkerBench; mainThread: MainThreadBench }>;
+  benchProgress(): Promise<BenchProgress>;
 }
 
 declare global {
@@ -43,5 +52,18 @@ export function installAutomation(): void {
     exportRun: async (runId) => Array.from(await engine.exportRun(runId)),
     importRun: (bytes) => engine.importRun(Uint8Array.from(bytes)),
     deleteRun: (runId) => engine.deleteRun(runId),
+    startPretrain: (options) => engine.startPretrain(options),
+    pretrainStatus: () => engine.pretrainStatus(),
+    pretrainResult: () => engine.pretrainResult(),
+    async bench(options) {
+      const probe = startBenchProbe();
+      try {
+        const worker = await engine.runBench(options);
+        return { worker, mainThread: probe.stop() };
+      } finally {
+        probe.stop();
+      }
+    },
+    benchProgress: () => engine.benchProgress(),
   };
 }

@@ -1,0 +1,116 @@
+/** The command line of `npm run bench`, and the sizes each preset is measured at. Parsed without side effects, so it can be tested. */
+import type { BenchOptions } from '../../src/bench/types';
+import type { PresetName } from '../../src/models/presets';
+import { timestampName, UsageError, type Backend } from './coevo-args';
+
+export { UsageError };
+
+export interface BenchArgs {
+  options: BenchOptions;
+  /** Where the JSON goes, as given or the timestamped default. */
+  out: string;
+  backend: Backend;
+  backendExplicit: boolean;
+}
+
+export type ParsedBenchArgs = { help: true } | { help: false; args: BenchArgs };
+
+export const BENCH_PRESETS: readonly PresetName[] = ['tiny', 'demo'];
+
+/**
+ * The co-evolution config of the 3-iteration memory and phase-time run:
+ * each preset's own model sizes with far fewer steps and items, so that the
+ * run takes minutes on software WebGPU (tiny) or on a laptop GPU (demo).
+ * Every phase still runs, with the shapes of the real run.
+ */
+export const REDUCED_COEVO: Record<'tiny' | 'demo', readonly string[]> = {
+  // One step of each training phase and one item per evaluation split: on software WebGPU every step costs about a minute.
+  tiny: [
+    'plannerSftSteps=1', 'grounderSftSteps=1', 'plannerGrpoSteps=1', 'grounderTrainSteps=1', 'plannerBatch=4', 'grounderBatch=8',
+    'grpoPrompts=1', 'groupSize=2', 'seedTasks=2', 'distillStates=1', 'evalSize=1',
+  ],
+  demo: ['plannerSftSteps=20', 'grounderSftSteps=20', 'plannerGrpoSteps=3', 'grounderTrainSteps=10', 'seedTasks=24', 'distillStates=24', 'evalSize=4'],
+};
+
+const SIZES: Record<'tiny' | 'demo', Omit<BenchOptions, 'preset' | 'seed' | 'coevoSet' | 'iterations'>> = {
+  // The co-evolution tiny preset's grounder batch; planner GRPO with 2 prompts × 4 (the preset's 4 × 7 takes many minutes a step on software WebGPU).
+  tiny: { screens: 20, grounderBatch: 8, grounderSteps: 2, grpoPrompts: 2, groupSize: 4, plannerSteps: 1, matmulReps: 10 },
+  demo: { screens: 100, grounderBatch: 16, grounderSteps: 5, grpoPrompts: 8, groupSize: 7, plannerSteps: 2, matmulReps: 20 },
+};
+
+export const BENCH_HELP = `Measures training speed and memory in the real app, in headless Chromium with WebGPU, and writes JSON.
+
+usage: npm run bench -- [options]
+
+  --preset NAME        ${BENCH_PRESETS.join(' or ')} (default tiny)
+  --out FILE           where to write the JSON (default out/bench/<preset>-<UTC timestamp>.json)
+  --seed S             seed of every draw, an integer ≥ 0 (default 1)
+  --iterations K       co-evolution iterations for phase times and memory (default 3; 0 skips them)
+  --backend B          webgpu or wasm (default webgpu; with --backend webgpu a missing adapter is an error)
+  --set KEY=VALUE      override a field of the reduced co-evolution config (repeatable)
+  -h, --help           show this help
+
+The 3-iteration run uses the preset's model sizes with reduced step counts
+(listed in the JSON under iteration.config.set). Exit status: 0 measured,
+1 the benchmark or the browser failed, 2 bad arguments.`;
+
+const FLAGS = ['preset', 'out', 'seed', 'iterations', 'backend', 'set'] as const;
+type Flag = (typeof FLAGS)[number];
+
+function nonNegativeInteger(flag: string, raw: string): number {
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n)) throw new UsageError(`--${flag} must be an integer ≥ 0, got "${raw}".`);
+  return n;
+}
+
+/** Later `--set`s of a key replace the reduced config's value for it. */
+export function mergeSets(base: readonly string[], extra: readonly string[]): string[] {
+  const key = (s: string) => s.slice(0, s.indexOf('='));
+  const overridden = new Set(extra.map(key));
+  return [...base.filter((s) => !overridden.has(key(s))), ...extra];
+}
+
+export function parseBenchArgs(argv: readonly string[], now: Date = new Date()): ParsedBenchArgs {
+  if (argv.includes('-h') || argv.includes('--help')) return { help: true };
+  const given = new Map<Flag, string>();
+  const set: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}": options start with --.`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (!(FLAGS as readonly string[]).includes(name)) throw new UsageError(`unknown option --${name}; the options are ${FLAGS.map((f) => `--${f}`).join(', ')}, --help.`);
+    const flag = name as Flag;
+    let value: string;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new UsageError(`--${flag} needs a value.`);
+      value = next;
+      i++;
+    }
+    if (value === '') throw new UsageError(`--${flag} needs a value.`);
+    if (flag === 'set') {
+      if (!/^[A-Za-z_][\w.-]*=.+$/.test(value)) throw new UsageError(`--set takes KEY=VALUE (e.g. --set evalSize=2), got "${value}".`);
+      set.push(value);
+      continue;
+    }
+    if (given.has(flag)) throw new UsageError(`--${flag} was given twice.`);
+    given.set(flag, value);
+  }
+  const preset = given.get('preset') ?? 'tiny';
+  if (preset !== 'tiny' && preset !== 'demo') throw new UsageError(`--preset must be one of ${BENCH_PRESETS.join(', ')}, got "${preset}".`);
+  const backend = given.get('backend');
+  if (backend !== undefined && backend !== 'webgpu' && backend !== 'wasm') throw new UsageError(`--backend must be webgpu or wasm, got "${backend}".`);
+  const seed = given.has('seed') ? nonNegativeInteger('seed', given.get('seed') as string) : 1;
+  const iterations = given.has('iterations') ? nonNegativeInteger('iterations', given.get('iterations') as string) : 3;
+  return {
+    help: false,
+    args: {
+      options: { preset, seed, iterations, coevoSet: mergeSets(REDUCED_COEVO[preset], set), ...SIZES[preset] },
+      out: given.get('out') ?? `out/bench/${preset}-${timestampName(now)}.json`,
+      backend: backend ?? 'webgpu',
+      backendExplicit: backend !== undefined,
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The two training steps the benchmark times, built the way the
+ * co-evolution phases build them: grounder SFT on painted real-world
+ * batches, and planner GRPO (sampling, reward from a pool of the verifier
+ * and the neural grounder, update) on training states with a target. The
+ * batches are prepared before timing, so a step's time is training only;
+ * painting has its own figure (screens.ts).
+ */
+import { Random } from '../learn/random';
+import { defaultTokenizer } from '../text/vocab';
+import { grounderPreset, plannerPreset, type PresetName } from '../models/presets';
+import { initGrounder, type GrounderConfig } from '../models/grounder';
+import { initPlanner } from '../models/planner';
+import { grounderBatch, type GrounderBatch } from '../models/grounderData';
+import { disposeParams, type Params } from '../models/params';
+import { makeGrounderSft } from '../learn/grounderSft';
+import { makePlannerGrpo } from '../learn/plannerGrpo';
+import { sliceTrainingExamples } from '../learn/grounderCurriculum';
+import { neuralPoolGrounder, verifierGrounder } from '../learn/plannerGrounderPool';
+import { trainingPlannerStates, type PlannerState } from '../learn/plannerStates';
+import type { Paint } from '../learn/stepCheck';
+
+export interface TimedTrainer {
+  step(): Promise<void>;
+  dispose(): void;
+}
+
+/** The grounder and its config, shared by both benches (the planner's reward asks it). */
+export interface BenchGrounder {
+  params: Params;
+  cfg: GrounderConfig;
+}
+
+export function benchGrounder(preset: PresetName, seed: number): BenchGrounder {
+  const cfg = grounderPreset(preset);
+  return { params: initGrounder(new Random(seed).fork('bench-grounder'), cfg), cfg };
+}
+
+/** Grounder SFT steps cycling over `distinct` batches of `batch` painted examples. */
+export function grounderSftTrainer(g: BenchGrounder, o: { seed: number; batch: number; distinct: number; paint: Paint }): TimedTrainer {
+  const rng = new Random(o.seed).fork('bench-grounder-data');
+  const tok = defaultTokenizer();
+  const pool = sliceTrainingExamples(rng, o.batch * o.distinct, {});
+  if (pool.length < o.batch) throw new Error(`Only ${pool.length} grounder examples were drawn for a batch of ${o.batch}.`);
+  const batches: GrounderBatch[] = [];
+  for (let i = 0; i + o.batch <= pool.length && batches.length < o.distinct; i += o.batch) batches.push(grounderBatch(tok, g.cfg, pool.slice(i, i + o.batch), o.paint));
+  const sft = makeGrounderSft(g.params, g.cfg, { lr: 3e-3 });
+  let i = 0;
+  return {
+    step: async () => {
+      await sft.step(batches[i++ % batches.length]);
+    },
+    dispose: () => sft.dispose(),
+  };
+}
+
+/** Planner GRPO steps of `prompts` targeted training states, each sampled `groupSize` times. */
+export function plannerGrpoTrainer(preset: PresetName, g: BenchGrounder, o: { seed: number; prompts: number; groupSize: number; paint: Paint }): TimedTrainer {
+  const rng = new Random(o.seed).fork('bench-planner');
+  const tok = defaultTokenizer();
+  const cfg = plannerPreset(preset);
+  const params = initPlanner(rng.fork('init'), cfg);
+  const states: PlannerState[] = trainingPlannerStates(rng.fork('states'), 8 * o.prompts).filter((s) => s.step.box !== undefined);
+  if (states.length < o.prompts) throw new Error(`Only ${states.length} targeted planner states were drawn for ${o.prompts} prompts.`);
+  // The co-evolution pool from iteration 1: the verifier and the current grounder (priors 1 : 2).
+  const pool = [verifierGrounder({ name: 'verifier', prior: 1 }), neuralPoolGrounder(g.params, g.cfg, tok, { name: 'grounder', prior: 2, paint: o.paint, batchSize: 16 })];
+  const grpo = makePlannerGrpo(params, cfg, tok, { lr: 1e-3, pool, rng: rng.fork('sample'), groupSize: o.groupSize });
+  let i = 0;
+  return {
+    step: async () => {
+      const batch = Array.from({ length: o.prompts }, (_, k) => states[(i * o.prompts + k) % states.length]);
+      i++;
+      await grpo.step(batch);
+    },
+    dispose: () => {
+      grpo.dispose();
+      disposeParams(params);
+    },
+  };
+}

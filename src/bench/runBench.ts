@@ -1,0 +1,88 @@
+/**
+ * The worker's half of `npm run bench`: screens/s, grounder SFT and planner
+ * GRPO steps (time, FLOPs, GFLOP/s), the reference matmul at each step's
+ * dominant shape on the same adapter in the same run, and a short
+ * co-evolution run for per-phase times and memory across iterations.
+ */
+import * as tf from '../models/tf';
+import { disposeParams } from '../models/params';
+import type { Paint } from '../learn/stepCheck';
+import { benchGrounder, grounderSftTrainer, plannerGrpoTrainer, type TimedTrainer } from './agentSteps';
+import { benchCoevo, type CoevoDriver } from './coevoRun';
+import { dispatchMs, matmulFigures, memorySnapshot, stepFigures, timeSteps } from './measure';
+import { benchScreens, timeScreens } from './screens';
+import type { BenchOptions, BenchProgress, StepFigures, WorkerBench } from './types';
+
+export interface BenchDeps {
+  paint: Paint;
+  adapter: WorkerBench['adapter'];
+  coevo: CoevoDriver;
+  onProgress(p: BenchProgress): void;
+}
+
+async function measureTrainer(trainer: TimedTrainer, steps: number, say: (detail: string) => void): Promise<StepFigures> {
+  try {
+    say('warm-up step (compiles shaders; profiled to count FLOPs)');
+    const { timing, profile } = await timeSteps(() => trainer.step(), steps, (i, lastMs) => say(`timed step ${i + 1}/${steps} (the step before took ${Math.round(lastMs)} ms)`));
+    return stepFigures(timing, profile);
+  } finally {
+    trainer.dispose();
+  }
+}
+
+function stepLine(name: string, s: StepFigures, matmulGflops: number): string {
+  const ms = s.stepMs.map((x) => Math.round(x)).join(', ');
+  return `${name}: steps ${ms} ms (warm-up ${Math.round(s.warmupMs)} ms), ${s.kernels} kernels, ${(s.flops / 1e9).toFixed(3)} GFLOP → ${s.gflops.toFixed(3)} GFLOP/s; matmul ${matmulGflops.toFixed(3)} GFLOP/s`;
+}
+
+export async function runBench(o: BenchOptions, deps: BenchDeps): Promise<WorkerBench> {
+  const results: string[] = [];
+  const stage = (name: string) => (detail: string) => deps.onProgress({ stage: name, detail, results: [...results] });
+  const result = (line: string) => {
+    results.push(line);
+    deps.onProgress({ stage: 'result', detail: line, results: [...results] });
+  };
+  const memoryBefore = memorySnapshot();
+
+  stage('dispatch')('timing 200 small kernels');
+  const dispatch = await dispatchMs(200);
+  result(`small kernel: ${dispatch.toFixed(2)} ms`);
+
+  stage('screens')(`rendering ${o.screens} screens`);
+  const screens = timeScreens(deps.paint, benchScreens(o.seed, o.screens));
+  result(`screens: ${screens.perSecond.toFixed(1)}/s`);
+
+  const g = benchGrounder(o.preset, o.seed);
+  try {
+    const gStep = await measureTrainer(grounderSftTrainer(g, { seed: o.seed, batch: o.grounderBatch, distinct: Math.min(4, o.grounderSteps + 2), paint: deps.paint }), o.grounderSteps, stage('grounder SFT'));
+    stage('matmul')(`reference for the grounder step [${Object.values(gStep.dominant).join('×')}]`);
+    const gMatmul = await matmulFigures(gStep.dominant, o.matmulReps);
+    result(stepLine('grounder SFT', gStep, gMatmul.gflops));
+
+    const pStep = await measureTrainer(plannerGrpoTrainer(o.preset, g, { seed: o.seed, prompts: o.grpoPrompts, groupSize: o.groupSize, paint: deps.paint }), o.plannerSteps, stage('planner GRPO'));
+    stage('matmul')(`reference for the planner step [${Object.values(pStep.dominant).join('×')}]`);
+    const pMatmul = await matmulFigures(pStep.dominant, o.matmulReps);
+    result(stepLine('planner GRPO', pStep, pMatmul.gflops));
+
+    const coevo =
+      o.iterations > 0
+        ? await benchCoevo(deps.coevo, { preset: o.preset, seed: o.seed, iterations: o.iterations, set: o.coevoSet, reduced: o.coevoSet.length > 0 }, (p) =>
+            stage('co-evolution')(`iteration ${p.iteration} ${p.phase ?? ''}`),
+          )
+        : null;
+
+    return {
+      backend: tf.getBackend(),
+      adapter: deps.adapter,
+      preset: o.preset,
+      dispatchMs: dispatch,
+      screens,
+      grounder: { batch: o.grounderBatch, samplesPerSecond: (o.grounderBatch * 1000) / gStep.medianMs, step: gStep, matmul: gMatmul },
+      planner: { prompts: o.grpoPrompts, groupSize: o.groupSize, groupsPerSecond: (o.grpoPrompts * 1000) / pStep.medianMs, step: pStep, matmul: pMatmul },
+      memoryBefore,
+      coevo,
+    };
+  } finally {
+    disposeParams(g.params);
+  }
+}

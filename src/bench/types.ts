@@ -1,0 +1,212 @@
+/**
+ * The shapes the benchmark passes around: what the command asks the worker
+ * for (BenchOptions), what the worker measures (WorkerBench), what the page
+ * adds (MainThreadBench) and the JSON the command writes (BenchReport).
+ * Types only, so the page and the Node script import them without tfjs.
+ */
+import type { PresetName } from '../models/presets';
+
+export interface BenchOptions {
+  preset: PresetName;
+  seed: number;
+  /** Screens rendered for the screens/s figure. */
+  screens: number;
+  /** Grounder SFT batch size and timed steps (after one untimed warm-up step). */
+  grounderBatch: number;
+  grounderSteps: number;
+  /** Planner GRPO: prompts per step, completions per prompt, timed steps (after one warm-up). */
+  grpoPrompts: number;
+  groupSize: number;
+  plannerSteps: number;
+  /** Timed repetitions of the reference matmul (after one warm-up). */
+  matmulReps: number;
+  /** Co-evolution iterations run for the per-phase times and the memory figures (0 skips them). */
+  iterations: number;
+  /** `key=value` overrides of the preset's co-evolution config for that run (the reduced config). */
+  coevoSet: string[];
+}
+
+/** A matrix product [batch, m, k] × [batch, k, n]. */
+export interface MatmulShape {
+  batch: number;
+  m: number;
+  k: number;
+  n: number;
+}
+
+export interface MemorySnapshot {
+  tensors: number;
+  /** Bytes held by live tensors (tfjs's own count, every backend). */
+  bytes: number;
+  /** WebGPU: bytes of GPU buffers in use by tensors; null elsewhere. */
+  gpuBytesInUse: number | null;
+  /** WebGPU: bytes of GPU buffers allocated, including those pooled for reuse; null elsewhere. */
+  gpuBytesAllocated: number | null;
+}
+
+/** One training step measured: wall time per step, matrix-product FLOPs counted from the kernels it ran. */
+export interface StepFigures {
+  /** Wall time of each timed step (the warm-up, which compiles shaders, is left out). */
+  stepMs: number[];
+  warmupMs: number;
+  /** WebGPU shader programs compiled by the warm-up step, and by the timed steps (0 when shapes are fixed); null elsewhere. */
+  warmupShaders: number | null;
+  timedShaders: number | null;
+  medianMs: number;
+  /** Matrix-product FLOPs of one step (forward and backward; 2·m·k·n per product). */
+  flops: number;
+  /** Matrix products per step. */
+  matmuls: number;
+  /** All kernels per step: each is a dispatch, and on a GPU each costs a fixed overhead. */
+  kernels: number;
+  /** The product with the largest FLOP share: the reference matmul has its shape. */
+  dominant: MatmulShape;
+  gflops: number;
+  /** Most tensor bytes alive during the step beyond those alive before it. */
+  peakStepBytes: number;
+}
+
+export interface MatmulFigures {
+  shape: MatmulShape;
+  flops: number;
+  medianMs: number;
+  gflops: number;
+}
+
+export interface PhaseTime {
+  iteration: number;
+  phase: string;
+  seconds: number;
+}
+
+export interface CoevoBench {
+  iterations: number;
+  /** The config the run used: the preset's, with these overrides (stated so nobody takes it for the full run). */
+  set: string[];
+  reduced: boolean;
+  phases: PhaseTime[];
+  /** Memory after each iteration's last phase (index k − 1 for iteration k), models of the run still held. */
+  memoryAfter: MemorySnapshot[];
+  wallSeconds: number;
+}
+
+/** What the worker measures. */
+export interface WorkerBench {
+  backend: string;
+  adapter: { vendor: string; architecture: string; device: string; description: string; software: boolean } | null;
+  preset: PresetName;
+  /** Wall time of one small element-wise kernel, queued with others and read back once. */
+  dispatchMs: number;
+  screens: { count: number; perSecond: number; msEach: number };
+  grounder: { batch: number; samplesPerSecond: number; step: StepFigures; matmul: MatmulFigures };
+  planner: { prompts: number; groupSize: number; groupsPerSecond: number; step: StepFigures; matmul: MatmulFigures };
+  memoryBefore: MemorySnapshot;
+  coevo: CoevoBench | null;
+}
+
+/** Where the worker is, for the command's progress line. */
+export interface BenchProgress {
+  stage: string;
+  detail: string;
+  /** Figures measured so far, one line each, so that a long run shows them before its end. */
+  results: string[];
+}
+
+/** Long tasks on the page's main thread while the worker trained. */
+export interface MainThreadBench {
+  /** Whether this browser reports 'longtask' entries (tasks of 50 ms and more). */
+  longtaskSupported: boolean;
+  longTasks: number;
+  longestTaskMs: number;
+  /** Largest lateness of a 10 ms timer on the page: sees tasks below the 50 ms long-task threshold too. */
+  maxTimerLagMs: number;
+  observedSeconds: number;
+}
+
+export interface BenchMachine {
+  os: string;
+  cpus: string;
+  cores: number;
+  memoryGiB: number;
+  browser: string;
+  node: string;
+}
+
+/** The JSON `npm run bench` writes. */
+export interface BenchReport {
+  version: 1;
+  command: string;
+  date: string;
+  preset: PresetName;
+  machine: BenchMachine;
+  backend: string;
+  adapter: WorkerBench['adapter'];
+  /** Whether a hardware GPU was measured (false: software WebGPU or WASM). */
+  hardware_gpu: boolean;
+  /** Wall time of one small kernel (dispatch overhead): kernels_per_step times this bounds a step from below. */
+  dispatch_ms: number;
+  screens: { rendered_per_second: number; ms_each: number; count: number };
+  grounder: {
+    sft_samples_per_second: number;
+    batch: number;
+    step_ms: number;
+    step_gflop: number;
+    step_gflops: number;
+    matmul_gflops: number;
+    matmul_shape: MatmulShape;
+    step_efficiency: number;
+    kernels_per_step: number;
+    matmuls_per_step: number;
+    warmup_ms: number;
+    shaders_compiled_warmup: number | null;
+    shaders_compiled_timed: number | null;
+  };
+  planner: {
+    grpo_groups_per_second: number;
+    prompts: number;
+    group_size: number;
+    step_ms: number;
+    step_gflop: number;
+    step_gflops: number;
+    matmul_gflops: number;
+    matmul_shape: MatmulShape;
+    step_efficiency: number;
+    kernels_per_step: number;
+    matmuls_per_step: number;
+    warmup_ms: number;
+    shaders_compiled_warmup: number | null;
+    shaders_compiled_timed: number | null;
+  };
+  iteration: {
+    /** Which iteration `phases_seconds` is (the last: shaders compiled, caches warm). */
+    iteration: number;
+    phases_seconds: Record<string, number>;
+    total_seconds: number;
+    all_phases: PhaseTime[];
+    config: { iterations: number; reduced: boolean; set: string[] };
+  } | null;
+  memory: {
+    before: MemorySnapshot;
+    after_iteration: MemorySnapshot[];
+    /** Tensors after iteration 3 minus after iteration 1 (the last minus the first when fewer ran). */
+    tensor_growth: number | null;
+    gpu_bytes_growth: number | null;
+    /** Tensor bytes one grounder step holds at its peak: the tolerance for "flat". */
+    one_step_bytes: number;
+    gpu_bytes_flat: boolean | null;
+  };
+  main_thread: {
+    longest_task_ms: number;
+    long_tasks: number;
+    longtask_supported: boolean;
+    max_timer_lag_ms: number;
+    observed_seconds: number;
+  };
+  acceptance: {
+    grounder_efficiency_at_least_half: boolean;
+    no_tensor_growth: boolean | null;
+    gpu_bytes_flat: boolean | null;
+    longest_task_under_50ms: boolean;
+  };
+  wall_seconds: number;
+}

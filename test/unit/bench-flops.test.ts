@@ -1,0 +1,85 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as tf from '../../src/models/tf';
+import '@tensorflow/tfjs-backend-wasm';
+import { countFlops, matmulShape, shapeFlops } from '../../src/bench/flops';
+import { median, profileStep } from '../../src/bench/measure';
+import { Random } from '../../src/learn/random';
+import { block, blockSpecs, dense, denseSpecs } from '../../src/models/layers';
+import { disposeParams, initParams } from '../../src/models/params';
+
+beforeAll(async () => {
+  await tf.setBackend('wasm');
+});
+
+describe('matrix-product shapes from kernel records', () => {
+  it('reads m, k, n and the batch of plain, batched and transposed products', () => {
+    expect(matmulShape({ name: 'BatchMatMul', inputShapes: [[4, 6], [6, 5]], outputShapes: [[4, 5]] })).toEqual({ batch: 1, m: 4, k: 6, n: 5 });
+    expect(matmulShape({ name: 'BatchMatMul', inputShapes: [[3, 7, 2], [3, 2, 9]], outputShapes: [[3, 7, 9]] })).toEqual({ batch: 3, m: 7, k: 2, n: 9 });
+    // a transposed (a is [k, m]): k is still what is left of a's size.
+    expect(matmulShape({ name: 'BatchMatMul', inputShapes: [[6, 4], [6, 5]], outputShapes: [[4, 5]] })).toEqual({ batch: 1, m: 4, k: 6, n: 5 });
+    expect(matmulShape({ name: 'Add', inputShapes: [[4, 5], [4, 5]], outputShapes: [[4, 5]] })).toBeNull();
+    expect(shapeFlops({ batch: 3, m: 7, k: 2, n: 9 })).toBe(2 * 3 * 7 * 2 * 9);
+  });
+
+  it('sums products, counts kernels and names the shape with the largest share', () => {
+    const c = countFlops([
+      { name: 'BatchMatMul', inputShapes: [[2, 3], [3, 4]], outputShapes: [[2, 4]] },
+      { name: 'Add', inputShapes: [[2, 4], [4]], outputShapes: [[2, 4]] },
+      { name: 'BatchMatMul', inputShapes: [[10, 10], [10, 10]], outputShapes: [[10, 10]] },
+      { name: 'BatchMatMul', inputShapes: [[2, 3], [3, 4]], outputShapes: [[2, 4]] },
+    ]);
+    expect(c).toEqual({ flops: 48 + 2000 + 48, matmuls: 3, kernels: 4, dominant: { batch: 1, m: 10, k: 10, n: 10 } });
+  });
+
+  it('refuses a product whose operand does not fit its output', () => {
+    expect(() => matmulShape({ name: 'BatchMatMul', inputShapes: [[5, 7], [7, 3]], outputShapes: [[4, 3]] })).toThrow(/does not fit/);
+  });
+});
+
+describe('FLOPs of real steps, profiled on WASM, against shapes computed by hand', () => {
+  it('a dense layer trained one step: forward x·W, backward dy·Wᵀ and xᵀ·dy', async () => {
+    const p = initParams(new Random(1), denseSpecs('d', 6, 5));
+    const x = tf.ones([4, 6]);
+    const opt = tf.train.sgd(0.1);
+    const prof = await profileStep(async () => {
+      const loss = tf.tidy(() => {
+        const { value, grads } = tf.variableGrads(() => tf.sum(dense(p, 'd', x)) as tf.Scalar, Object.values(p));
+        opt.applyGradients(grads);
+        return value;
+      });
+      await loss.data();
+      loss.dispose();
+    });
+    expect(prof.flops).toBe(3 * 2 * 4 * 6 * 5);
+    expect(prof.matmuls).toBe(3);
+    expect(prof.kernels).toBeGreaterThan(3);
+    x.dispose();
+    opt.dispose();
+    disposeParams(p);
+  });
+
+  it('a transformer block forward: 24·B·T·d² for the projections and MLP, 4·B·T²·d for attention', async () => {
+    const [b, t, d, heads] = [2, 5, 8, 2];
+    const p = initParams(new Random(2), blockSpecs('blk', d));
+    const x = tf.ones([b, t, d]);
+    const prof = await profileStep(async () => {
+      const y = block(p, 'blk', x, heads);
+      await y.data();
+      y.dispose();
+    });
+    // q, k, v, o: 4·(2·B·T·d·d); scores and weights·values: 2·(2·B·T·T·d); MLP d→4d→d: 2·(2·B·T·d·4d).
+    expect(prof.flops).toBe(8 * b * t * d * d + 4 * b * t * t * d + 16 * b * t * d * d);
+    expect(prof.matmuls).toBe(4 + 2 + 2);
+    expect(prof.peakStepBytes).toBeGreaterThan(0);
+    x.dispose();
+    disposeParams(p);
+  });
+});
+
+describe('median', () => {
+  it('is the middle value, or the mean of the two middle values', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+  });
+});
