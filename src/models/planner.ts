@@ -16,7 +16,7 @@ import * as tf from './tf';
 import { maskOf, oneHotFloat } from './dtype';
 import type { Random } from '../learn/random';
 import { SPECIAL } from '../text/tokenizer';
-import { block, blockSpecs, causalMask, embedding, embeddingSpecs, keyPaddingMask, layerNorm, layerNormSpecs } from './layers';
+import { block, blockSpecs, causalMask, dense, embeddingSpecs, keyPaddingMask, layerNorm, layerNormSpecs, mlp } from './layers';
 import { matMul } from './fastops';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
 import { sampleIndex } from './grounder';
@@ -45,6 +45,32 @@ export function initPlanner(rng: Random, cfg: PlannerConfig): Params {
   return initParams(rng, plannerSpecs(cfg));
 }
 
+/**
+ * Token embeddings [B, S, d]: a row lookup forward, and as gradient the
+ * product oneHotᵀ · dy, the same values layers.ts's one-hot embedding gives
+ * (its matMul computes exactly that product for the table) without its
+ * forward [B·S, V] × [V, d] product or the unused gradient for the one-hot
+ * input; on WASM those two were over half of a tiny-preset training step.
+ * Gather's own gradient (unsortedSegmentSum) is not on every backend.
+ */
+function tokenEmbedding(p: ParamMap, ids: tf.Tensor2D): tf.Tensor3D {
+  const table = get(p, 'tok');
+  const [v, d] = table.shape;
+  const lookupRows = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const [t, save] = args as [tf.Tensor, tf.GradSaveFunc];
+    // Kept for the backward pass (intermediates not saved are freed when the forward's scope ends).
+    save([ids]);
+    return {
+      value: tf.gather(t, ids),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+        const hotT = tf.transpose(tf.reshape(oneHotFloat(saved[0], v), [-1, v]));
+        return [tf.matMul(hotT, tf.reshape(dy, [-1, d]))];
+      },
+    };
+  });
+  return lookupRows(table) as tf.Tensor3D;
+}
+
 /** Final hidden states [B, S, d] of a whole sequence [B, S] (S ≤ P + C). */
 function plannerHidden(p: ParamMap, cfg: PlannerConfig, seq: tf.Tensor2D): tf.Tensor3D {
   const s = seq.shape[1];
@@ -52,7 +78,7 @@ function plannerHidden(p: ParamMap, cfg: PlannerConfig, seq: tf.Tensor2D): tf.Te
   // Pads after a real token are never attended by the positions that matter (causal), so
   // masking every pad key is safe; it is what hides the prompt's left padding.
   const mask = tf.add(causalMask(s), keyPaddingMask(valid));
-  let x = tf.add(embedding(p, 'tok', seq), tf.slice(get(p, 'pos'), [0, 0], [s, cfg.dim]));
+  let x = tf.add(tokenEmbedding(p, seq), tf.slice(get(p, 'pos'), [0, 0], [s, cfg.dim]));
   for (let i = 0; i < cfg.layers; i++) x = block(p, `blocks.${i}`, x, cfg.heads, mask);
   return layerNorm(p, 'ln_f', x) as tf.Tensor3D;
 }
@@ -85,6 +111,36 @@ export function plannerLogProbs(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tens
   return tf.sum(tf.mul(tf.logSoftmax(predicting), oh), 2) as tf.Tensor2D;
 }
 
+/** A run of positions whose next token is predicted: positions start … start + length − 1. */
+export interface Span {
+  start: number;
+  length: number;
+}
+
+/**
+ * Next-token log-probs over whole sequences [B, S] (pretraining: the prompt
+ * is a target too), only at the positions of `spans` so the output matMul
+ * stays small: for each span [B, length], entry t is log π(seq[start + t + 1]
+ * | seq[≤ start + t]), with a 0/1 mask of the predictions that count (both
+ * the input and the target are real tokens, so left padding and the padding
+ * after eos are skipped).
+ */
+export function plannerSpanLogProbs(p: ParamMap, cfg: PlannerConfig, seq: tf.Tensor2D, spans: readonly Span[]): { logProbs: tf.Tensor2D; mask: tf.Tensor2D }[] {
+  const [b, s] = seq.shape;
+  for (const sp of spans) {
+    if (sp.start < 0 || sp.length < 1 || sp.start + sp.length > s - 1) throw new Error(`plannerSpanLogProbs: span ${sp.start}+${sp.length} does not fit a sequence of ${s}`);
+  }
+  const h = plannerHidden(p, cfg, seq);
+  const real = maskOf(tf.notEqual(seq, tf.scalar(SPECIAL.pad, 'int32'))) as tf.Tensor2D;
+  return spans.map(({ start, length }) => {
+    const logits = unembed(p, cfg, tf.slice(h, [0, start, 0], [b, length, cfg.dim]));
+    const target = tf.slice(seq, [0, start + 1], [b, length]) as tf.Tensor2D;
+    const logProbs = tf.sum(tf.mul(tf.logSoftmax(logits), oneHotFloat(target, cfg.vocabSize)), 2) as tf.Tensor2D;
+    const mask = tf.mul(tf.slice(real, [0, start], [b, length]), tf.slice(real, [0, start + 1], [b, length])) as tf.Tensor2D;
+    return { logProbs, mask };
+  });
+}
+
 /** 1 for completion tokens up to and including the first eos, 0 after (as float32 [B, C]). */
 export function completionMask(completion: tf.Tensor2D): tf.Tensor2D {
   return tf.tidy(() => maskOf(tf.notEqual(completion, tf.scalar(SPECIAL.pad, 'int32'))) as tf.Tensor2D);
@@ -103,55 +159,189 @@ export interface Decoded {
   logProbs: number[][]; // per generated token, under temperature 1 (the policy GRPO trains)
 }
 
+/** [B, T, d] → [B·heads, T, d/heads], as layers.ts's attention splits them. */
+function splitHeads(x: tf.Tensor, heads: number): tf.Tensor3D {
+  const [b, t, d] = x.shape;
+  return tf.reshape(tf.transpose(tf.reshape(x, [b, t, heads, d / heads]), [0, 2, 1, 3]), [b * heads, t, d / heads]) as tf.Tensor3D;
+}
+
+/** [B·heads, T, dh] → [B, T, heads·dh]. */
+function mergeHeads(x: tf.Tensor, b: number, heads: number): tf.Tensor3D {
+  const [, t, dh] = x.shape;
+  return tf.reshape(tf.transpose(tf.reshape(x, [b, heads, t, dh]), [0, 2, 1, 3]), [b, t, heads * dh]) as tf.Tensor3D;
+}
+
 /**
- * Autoregressive decoding: one full forward of the fixed shape [B, P + C] per
- * generated token (no cache; shapes stay fixed so kernels are reused), reading
- * the next position's logits back with await data(). Sampling draws with the
- * project's Random on the probabilities read back.
+ * Keys and values of every layer, split by heads ([B·heads, T, dh]): the
+ * prompt's, computed once, and the generated tokens', grown one position per
+ * step. They stay apart so that a step copies only the short completion part.
+ */
+interface KvCache {
+  promptK: tf.Tensor3D[];
+  promptV: tf.Tensor3D[];
+  genK: (tf.Tensor3D | null)[];
+  genV: (tf.Tensor3D | null)[];
+  /** Additive mask on the prompt's keys, [B, 1, 1, P] (hides the left padding). */
+  promptMask: tf.Tensor;
+}
+
+function disposeCache(c: KvCache): void {
+  tf.dispose([...c.promptK, ...c.promptV, ...c.genK.filter((t): t is tf.Tensor3D => t !== null), ...c.genV.filter((t): t is tf.Tensor3D => t !== null), c.promptMask]);
+}
+
+/**
+ * The prompt [B, P] through every layer once, as plannerHidden would (causal
+ * mask plus the padding mask): its keys and values per layer, and the
+ * logits [B, V] of its last position (the first completion token's).
+ */
+function prefill(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D): { logits: tf.Tensor2D; cache: KvCache } {
+  const out = tf.tidy(() => {
+    const [b, pl] = prompt.shape;
+    const h = cfg.heads;
+    const dh = cfg.dim / h;
+    const promptMask = keyPaddingMask(tf.notEqual(prompt, tf.scalar(SPECIAL.pad, 'int32')));
+    const mask = tf.add(causalMask(pl), promptMask);
+    let x: tf.Tensor = tf.add(tokenEmbedding(p, prompt), tf.slice(get(p, 'pos'), [0, 0], [pl, cfg.dim]));
+    const promptK: tf.Tensor3D[] = [];
+    const promptV: tf.Tensor3D[] = [];
+    for (let i = 0; i < cfg.layers; i++) {
+      const name = `blocks.${i}`;
+      const a = layerNorm(p, `${name}.ln1`, x);
+      const q = splitHeads(dense(p, `${name}.attn.q`, a), h);
+      const k = splitHeads(dense(p, `${name}.attn.k`, a), h);
+      const v = splitHeads(dense(p, `${name}.attn.v`, a), h);
+      promptK.push(k);
+      promptV.push(v);
+      const scores = tf.add(tf.reshape(tf.mul(matMul(q, k, true), 1 / Math.sqrt(dh)), [b, h, pl, pl]), mask);
+      const att = matMul(tf.reshape(tf.softmax(scores), [b * h, pl, pl]), v);
+      const hh = tf.add(x, dense(p, `${name}.attn.o`, mergeHeads(att, b, h)));
+      x = tf.add(hh, mlp(p, `${name}.mlp`, layerNorm(p, `${name}.ln2`, hh)));
+    }
+    const last = layerNorm(p, 'ln_f', tf.slice(x, [0, pl - 1, 0], [b, 1, cfg.dim]));
+    const logits = tf.reshape(unembed(p, cfg, last), [b, cfg.vocabSize]) as tf.Tensor2D;
+    return { logits, promptK, promptV, promptMask };
+  });
+  const { logits, promptK, promptV, promptMask } = out;
+  return { logits, cache: { promptK, promptV, genK: promptK.map(() => null), genV: promptV.map(() => null), promptMask } };
+}
+
+/**
+ * One new token per row, `ids` [B, 1] at position `pos`, attending to the
+ * cached prompt and earlier generated tokens plus itself: its logits [B, V]
+ * and the generated keys/values grown by one position (the old ones are the
+ * caller's to dispose).
+ */
+function extend(p: ParamMap, cfg: PlannerConfig, cache: KvCache, ids: tf.Tensor2D, pos: number): { logits: tf.Tensor2D; genK: tf.Tensor3D[]; genV: tf.Tensor3D[] } {
+  return tf.tidy(() => {
+    const b = ids.shape[0];
+    const h = cfg.heads;
+    const dh = cfg.dim / h;
+    const pl = cache.promptK[0].shape[1];
+    let x: tf.Tensor = tf.add(tokenEmbedding(p, ids), tf.slice(get(p, 'pos'), [pos, 0], [1, cfg.dim]));
+    const genK: tf.Tensor3D[] = [];
+    const genV: tf.Tensor3D[] = [];
+    for (let i = 0; i < cfg.layers; i++) {
+      const name = `blocks.${i}`;
+      const a = layerNorm(p, `${name}.ln1`, x);
+      const q = splitHeads(dense(p, `${name}.attn.q`, a), h);
+      const kNew = splitHeads(dense(p, `${name}.attn.k`, a), h);
+      const vNew = splitHeads(dense(p, `${name}.attn.v`, a), h);
+      const oldK = cache.genK[i];
+      const oldV = cache.genV[i];
+      const k = oldK ? (tf.concat([oldK, kNew], 1) as tf.Tensor3D) : kNew;
+      const v = oldV ? (tf.concat([oldV, vNew], 1) as tf.Tensor3D) : vNew;
+      genK.push(k);
+      genV.push(v);
+      const g = k.shape[1];
+      // One softmax over prompt and generated keys together, as the full forward takes it.
+      const sp = tf.add(tf.reshape(tf.mul(matMul(q, cache.promptK[i], true), 1 / Math.sqrt(dh)), [b, h, 1, pl]), cache.promptMask);
+      const sg = tf.reshape(tf.mul(matMul(q, k, true), 1 / Math.sqrt(dh)), [b, h, 1, g]);
+      const probs = tf.reshape(tf.softmax(tf.concat([sp, sg], 3)), [b * h, 1, pl + g]);
+      const att = tf.add(matMul(tf.slice(probs, [0, 0, 0], [b * h, 1, pl]), cache.promptV[i]), matMul(tf.slice(probs, [0, 0, pl], [b * h, 1, g]), v));
+      const hh = tf.add(x, dense(p, `${name}.attn.o`, mergeHeads(att, b, h)));
+      x = tf.add(hh, mlp(p, `${name}.mlp`, layerNorm(p, `${name}.ln2`, hh)));
+    }
+    const logits = tf.reshape(unembed(p, cfg, layerNorm(p, 'ln_f', x)), [b, cfg.vocabSize]) as tf.Tensor2D;
+    return { logits, genK, genV };
+  });
+}
+
+/**
+ * Autoregressive decoding with a key/value cache: the prompt goes through
+ * the network once, then each step runs only the B new tokens (one position
+ * per row) against the cached keys and values, which gives the same logits
+ * as rerunning the whole sequence (planner-decode test). Each step's logits
+ * are read back with await data(); sampling draws with the project's Random
+ * on the probabilities read back. Rows that finished keep stepping (with
+ * eos fed in) so shapes stay batched; their outputs are ignored.
  */
 export async function plannerDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, opts: DecodeOptions): Promise<Decoded> {
   const [b, pl] = prompt.shape;
   const c = cfg.completionLength;
   if (opts.temperature > 0 && !opts.rng) throw new Error('plannerDecode: sampling needs an rng');
-  const promptIds = Array.from(await prompt.data());
+  if (cfg.dim % cfg.heads !== 0) throw new Error(`plannerDecode: dim ${cfg.dim} is not a multiple of heads ${cfg.heads}`);
   const gen: number[][] = Array.from({ length: b }, () => []);
   const lps: number[][] = Array.from({ length: b }, () => []);
   const done = new Array<boolean>(b).fill(false);
-  const banned = new Set([SPECIAL.pad, SPECIAL.bos, SPECIAL.sep, ...(opts.banned ?? [])]);
-  for (let t = 0; t < c && !done.every(Boolean); t++) {
-    const seq = new Int32Array(b * (pl + c));
-    for (let r = 0; r < b; r++) {
-      seq.set(promptIds.slice(r * pl, (r + 1) * pl), r * (pl + c));
-      seq.set(gen[r], r * (pl + c) + pl);
+  const banned = new Uint8Array(cfg.vocabSize);
+  for (const id of [SPECIAL.pad, SPECIAL.bos, SPECIAL.sep, ...(opts.banned ?? [])]) banned[id] = 1;
+  const scratch = new Float64Array(cfg.vocabSize);
+  const first = prefill(p, cfg, prompt);
+  const cache = first.cache;
+  let logits: tf.Tensor2D = first.logits;
+  try {
+    for (let t = 0; t < c; t++) {
+      const values = (await logits.data()) as Float32Array;
+      logits.dispose();
+      for (let r = 0; r < b; r++) {
+        if (done[r]) continue;
+        const row = values.subarray(r * cfg.vocabSize, (r + 1) * cfg.vocabSize);
+        const { best, logZ } = rowStats(row, banned, 1);
+        let id = best;
+        if (opts.temperature > 0) {
+          const hot = rowStats(row, banned, opts.temperature);
+          for (let i = 0; i < row.length; i++) scratch[i] = banned[i] ? 0 : Math.exp(row[i] / opts.temperature - hot.logZ);
+          id = sampleIndex(opts.rng as Random, scratch);
+        }
+        // The last slot must hold eos so every completion is terminated.
+        if (t === c - 1) id = SPECIAL.eos;
+        gen[r].push(id);
+        lps[r].push(banned[id] ? -Infinity : row[id] - logZ);
+        if (id === SPECIAL.eos) done[r] = true;
+      }
+      if (t === c - 1 || done.every(Boolean)) break;
+      const ids = tf.tensor2d(gen.map((g) => g[g.length - 1]), [b, 1], 'int32');
+      const next = extend(p, cfg, cache, ids, pl + t);
+      ids.dispose();
+      tf.dispose([...cache.genK, ...cache.genV].filter((x): x is tf.Tensor3D => x !== null));
+      cache.genK = next.genK;
+      cache.genV = next.genV;
+      logits = next.logits;
     }
-    const row = tf.tidy(() => {
-      const h = plannerHidden(p, cfg, tf.tensor2d(seq, [b, pl + c], 'int32'));
-      return tf.reshape(unembed(p, cfg, tf.slice(h, [0, pl + t - 1, 0], [b, 1, cfg.dim])), [b, cfg.vocabSize]);
-    });
-    const values = (await row.data()) as Float32Array;
-    row.dispose();
-    for (let r = 0; r < b; r++) {
-      if (done[r]) continue;
-      const logits = Array.from(values.subarray(r * cfg.vocabSize, (r + 1) * cfg.vocabSize), (v, i) => (banned.has(i) ? -Infinity : v));
-      const lp = logSoftmax(logits);
-      let id: number;
-      if (opts.temperature <= 0) id = lp.indexOf(Math.max(...lp));
-      else id = sampleIndex(opts.rng as Random, logSoftmax(logits.map((v) => v / opts.temperature)).map(Math.exp));
-      // The last slot must hold eos so every completion is terminated.
-      if (t === c - 1) id = SPECIAL.eos;
-      gen[r].push(id);
-      lps[r].push(lp[id]);
-      if (id === SPECIAL.eos) done[r] = true;
-    }
+  } finally {
+    if (!logits.isDisposed) logits.dispose();
+    disposeCache(cache);
   }
   return { tokens: gen, logProbs: lps };
 }
 
-function logSoftmax(v: number[]): number[] {
+/**
+ * Over the allowed entries of `row / temperature`: the first index of the
+ * largest, and log Σ exp (so a log-prob is row[i] / temperature − logZ).
+ * Float64 throughout, on the float32 logits read back.
+ */
+function rowStats(row: Float32Array, banned: Uint8Array, temperature: number): { best: number; logZ: number } {
   let max = -Infinity;
-  for (const x of v) if (x > max) max = x;
+  let best = 0;
+  for (let i = 0; i < row.length; i++) {
+    if (banned[i]) continue;
+    const v = row[i] / temperature;
+    if (v > max) {
+      max = v;
+      best = i;
+    }
+  }
   let z = 0;
-  for (const x of v) z += Math.exp(x - max);
-  const lz = max + Math.log(z);
-  return v.map((x) => x - lz);
+  for (let i = 0; i < row.length; i++) if (!banned[i]) z += Math.exp(row[i] / temperature - max);
+  return { best, logZ: max + Math.log(z) };
 }

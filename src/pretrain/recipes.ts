@@ -1,14 +1,13 @@
 /**
  * The recipes `npm run pretrain` runs: how many steps of which stage each
  * base model gets per preset, and which held-out figures it is measured on.
- * The step counts are the ones the slow tests found to work
- * (test/slow/pretrain-*.test.ts); --scale multiplies them.
+ * The step counts are the ones the slow tests ran (test/slow/pretrain-*.test.ts;
+ * the planner's are BASE_PLANNER_RECIPES); --scale multiplies them.
  */
 import { exportCheckpoint } from '../models/checkpoint';
 import { initGrounder } from '../models/grounder';
-import { initPlanner } from '../models/planner';
 import { countParams, disposeParams } from '../models/params';
-import { grounderPreset, plannerPreset } from '../models/presets';
+import { grounderPreset } from '../models/presets';
 import { Random } from '../learn/random';
 import { readingProbe } from '../learn/readingProbe';
 import { defaultTokenizer } from '../text/vocab';
@@ -16,13 +15,12 @@ import { REF_STYLES } from '../world/types';
 import type { BaseRecipe } from '../../workers/pretrainHost';
 import type { BaseFigure, BasePreset } from './baseTypes';
 import { pretrainGrounder } from './grounder';
-import { evalBasePlanner, trainBasePlanner } from './planner';
+import { buildBasePlanner } from './planner';
 
-export const GROUNDER_STEPS: Record<BasePreset, number> = { tiny: 3000, demo: 3000 };
-export const PLANNER_STEPS: Record<BasePreset, { pretrain: number; sft: number }> = { tiny: { pretrain: 400, sft: 300 }, demo: { pretrain: 400, sft: 300 } };
+/** tiny: the 500 steps test/slow/pretrain-grounder.test.ts measured (text style still below target: more steps are the next try); demo: not yet measured. */
+export const GROUNDER_STEPS: Record<BasePreset, number> = { tiny: 500, demo: 500 };
 /** Held-out seeds: the suites' test split, never drawn for training. */
 const PROBE_SEED = 9001;
-const HELD_OUT_STATES = 200;
 
 const scaled = (n: number, scale: number) => Math.max(1, Math.round(n * scale));
 
@@ -51,23 +49,6 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, paint, o
 };
 
 export const plannerRecipe: BaseRecipe = async ({ preset, seed, scale, onProgress }) => {
-  const tok = defaultTokenizer();
-  const cfg = plannerPreset(preset, tok.size);
-  const params = initPlanner(new Random(seed).fork('base planner'), cfg);
-  try {
-    const plan = PLANNER_STEPS[preset];
-    const [pretrainSteps, sftSteps] = [scaled(plan.pretrain, scale), scaled(plan.sft, scale)];
-    await trainBasePlanner(params, cfg, tok, { seed, pretrainSteps, sftSteps }, (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }));
-    onProgress({ stage: 'held-out evaluation', step: 0, steps: 1, loss: null });
-    const ev = await evalBasePlanner(params, cfg, tok, PROBE_SEED, HELD_OUT_STATES);
-    onProgress({ stage: 'held-out evaluation', step: 1, steps: 1, loss: null });
-    const figures: BaseFigure[] = [
-      { model: 'planner', name: 'instructions that parse', value: ev.parseRate, n: ev.rows.length },
-      { model: 'planner', name: 'action type right', value: ev.typeAccuracy, n: ev.rows.length },
-      { model: 'planner', name: 'exact match (type and target)', value: ev.exactMatch, n: ev.rows.length },
-    ];
-    return { bytes: await exportCheckpoint(params, cfg), parameters: countParams(params), steps: pretrainSteps + sftSteps, figures };
-  } finally {
-    disposeParams(params);
-  }
+  const built = await buildBasePlanner({ preset, seed, scale, tok: defaultTokenizer(), onProgress: (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }) });
+  return { bytes: built.bytes, parameters: built.parameters, steps: built.steps, figures: built.figures };
 };
