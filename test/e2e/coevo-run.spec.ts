@@ -1,5 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import type { CoevoProgress, CoevoReport, CoevoStartOptions } from '../../workers/api';
+import { MINI } from './mini';
 
 /**
  * The co-evolution engine through the real app's automation API, on WASM
@@ -10,25 +11,6 @@ import type { CoevoProgress, CoevoReport, CoevoStartOptions } from '../../worker
  * cannot drive a run the first one holds.
  */
 
-// A loop small enough for an e2e test: every phase runs, on a handful of items.
-const MINI: CoevoStartOptions = {
-  preset: 'tiny',
-  seed: 4,
-  iterations: 1,
-  config: {
-    seedTasks: 3,
-    plannerSftSteps: 3,
-    grounderSftSteps: 3,
-    plannerGrpoSteps: 2,
-    grounderTrainSteps: 3,
-    plannerBatch: 4,
-    grounderBatch: 4,
-    grpoPrompts: 2,
-    groupSize: 3,
-    distillStates: 4,
-    evalSize: 2,
-  },
-};
 
 async function open(page: Page): Promise<void> {
   await page.goto('/?backend=wasm');

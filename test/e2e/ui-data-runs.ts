@@ -6,25 +6,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import type { CoevoProgress, CoevoStartOptions } from '../../workers/api';
+export { MINI } from './mini';
 
-export const MINI: CoevoStartOptions = {
-  preset: 'tiny',
-  seed: 4,
-  iterations: 1,
-  config: {
-    seedTasks: 3,
-    plannerSftSteps: 3,
-    grounderSftSteps: 3,
-    plannerGrpoSteps: 2,
-    grounderTrainSteps: 3,
-    plannerBatch: 4,
-    grounderBatch: 4,
-    grpoPrompts: 2,
-    groupSize: 3,
-    distillStates: 4,
-    evalSize: 2,
-  },
-};
 
 export async function openApp(page: Page, query = ''): Promise<void> {
   await page.goto(`/?backend=wasm${query}`);

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { test, expect, type Page } from '@playwright/test';
 import type { CoevoProgress, CoevoStartOptions } from '../../workers/api';
 import type { GroupRecord } from '../../src/coevo/groupRecords';
+import { MINI } from './mini';
 
 /**
  * The GRPO group inspector (view=grpo) on a real mini run, on WASM: empty
@@ -11,25 +12,6 @@ import type { GroupRecord } from '../../src/coevo/groupRecords';
  * drawn as its own marker; no serious accessibility violations.
  */
 
-// Every phase runs on a handful of items (as coevo-run.spec.ts's MINI).
-const MINI: CoevoStartOptions = {
-  preset: 'tiny',
-  seed: 4,
-  iterations: 1,
-  config: {
-    seedTasks: 3,
-    plannerSftSteps: 3,
-    grounderSftSteps: 3,
-    plannerGrpoSteps: 2,
-    grounderTrainSteps: 3,
-    plannerBatch: 4,
-    grounderBatch: 4,
-    grpoPrompts: 2,
-    groupSize: 3,
-    distillStates: 4,
-    evalSize: 2,
-  },
-};
 const G = 3;
 /** planner-grpo is phase 4 (0-based) of the plan; once the cursor is past it, its groups are stored. */
 const PLANNER_GRPO_INDEX = 4;

@@ -1,6 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import type { CoevoStartOptions } from '../../workers/api';
+import { MINI as MINI_RUN } from './mini';
 
 /**
  * The Loop view (home) on WASM with a mini run: stepping phase by phase
@@ -11,26 +12,8 @@ import type { CoevoStartOptions } from '../../workers/api';
  * keyboard steps and pauses; no serious accessibility violations.
  */
 
-// Every phase runs, on a handful of items (as in coevo-run.spec.ts).
-const MINI: CoevoStartOptions = {
-  preset: 'tiny',
-  seed: 4,
-  iterations: 1,
-  paused: true,
-  config: {
-    seedTasks: 3,
-    plannerSftSteps: 3,
-    grounderSftSteps: 3,
-    plannerGrpoSteps: 2,
-    grounderTrainSteps: 3,
-    plannerBatch: 4,
-    grounderBatch: 4,
-    grpoPrompts: 2,
-    groupSize: 3,
-    distillStates: 4,
-    evalSize: 2,
-  },
-};
+// Created paused: the test steps it.
+const MINI: CoevoStartOptions = { ...MINI_RUN, paused: true };
 
 /** The mini run's plan: the seed phases at iteration 0, then one iteration. */
 const PLAN = ['seed-data', 'sft-planner', 'sft-grounder', 'evaluate', 'planner-grpo', 'distill', 'grounder-train', 'evaluate'];
