@@ -1,4 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
+import { expectAccessible } from './ui-data-runs';
 
 async function clickWhereTheOracleWould(page: Page) {
   const next = page.getByTestId('next-step');
@@ -40,4 +41,10 @@ test('World view: the URL keeps the chosen app, task and seed across a reload', 
   await page.reload();
   await expect(page.getByTestId('world-template')).toHaveValue('mail.search');
   expect(page.url()).toContain('task=mail.search');
+});
+
+test('World view: no serious or critical accessibility violations', async ({ page }) => {
+  await page.goto('/?view=world&app=mail&task=mail.compose&seed=3&backend=wasm');
+  await expect(page.getByTestId('world-state')).toHaveAttribute('data-actions', '0');
+  await expectAccessible(page, 'main');
 });
