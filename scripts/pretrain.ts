@@ -6,65 +6,25 @@
  * manifest with the held-out figures they reached, and prints that table.
  * This script never loads tfjs itself.
  */
-import { dirname, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { staleReason, viteBuild } from './lib/build-if-stale';
-import { UsageError } from './lib/coevo-args';
-import { RunFailure } from './lib/coevo-run';
+import { relative } from 'node:path';
+import { argsOrExit, builtApp, failed, runMain, stderrPrinter } from './lib/cli';
 import { figureTable, runPretrain } from './lib/pretrain-run';
-import { PRETRAIN_HELP, parsePretrainArgs, type PretrainArgs } from './lib/pretrain-args';
-import { formatDuration, ProgressPrinter } from './lib/progress';
-import { serveDist } from './lib/serve-dist';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+import { PRETRAIN_HELP, parsePretrainArgs } from './lib/pretrain-args';
+import { formatDuration } from './lib/progress';
 
 async function main(): Promise<number> {
-  let args: PretrainArgs;
+  const args = argsOrExit('pretrain', parsePretrainArgs, PRETRAIN_HELP);
+  if (typeof args === 'number') return args;
+  const printer = stderrPrinter();
   try {
-    const parsed = parsePretrainArgs(process.argv.slice(2));
-    if (parsed.help) {
-      console.log(PRETRAIN_HELP);
-      return 0;
-    }
-    args = parsed.args;
-  } catch (e) {
-    if (e instanceof UsageError) {
-      console.error(`pretrain: ${e.message}\nRun with --help for the options.`);
-      return 2;
-    }
-    throw e;
-  }
-  const printer = new ProgressPrinter({
-    write: (t) => process.stderr.write(t),
-    isTTY: process.stderr.isTTY === true,
-    get columns() {
-      return process.stderr.columns;
-    },
-  });
-  const serve = async () => {
-    const stale = staleReason(ROOT);
-    if (stale) {
-      printer.log(`building the app (${stale})…`);
-      await viteBuild(ROOT);
-    }
-    return serveDist(ROOT);
-  };
-  try {
-    const { manifest, written, wallSeconds } = await runPretrain(args, { serve, printer });
+    const { manifest, written, wallSeconds } = await runPretrain(args, { serve: builtApp(printer), printer });
     console.log(figureTable(manifest));
     console.log(`\nwall time ${formatDuration(wallSeconds * 1000)} on ${manifest.backend}; wrote`);
     for (const p of written) console.log(`  ${relative(process.cwd(), p)}`);
     return 0;
   } catch (e) {
-    console.error(`pretrain: ${e instanceof Error ? e.message : String(e)}`);
-    return e instanceof RunFailure ? e.exitCode : 1;
+    return failed('pretrain', e);
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);
