@@ -5,25 +5,9 @@
  * a caller polls.
  */
 import type { Paint } from '../src/learn/stepCheck';
-import type { BaseFigure, BaseManifest, BaseModelName, PretrainOptions, PretrainResult, PretrainStatus } from '../src/pretrain/baseTypes';
+import type { BaseRecipe } from '../src/pretrain/recipeTypes';
+import type { BaseManifest, BaseModelName, PretrainOptions, PretrainResult, PretrainStatus } from '../src/pretrain/baseTypes';
 import { baseFileName } from '../src/pretrain/baseTypes';
-
-export interface RecipeProgress {
-  stage: string;
-  step: number;
-  steps: number;
-  loss: number | null;
-}
-
-export interface TrainedBase {
-  bytes: Uint8Array;
-  parameters: number;
-  steps: number;
-  figures: BaseFigure[];
-}
-
-/** Trains one base model from a seed and measures it on held-out data. */
-export type BaseRecipe = (o: { preset: PretrainOptions['preset']; seed: number; scale: number; paint: Paint; onProgress(p: RecipeProgress): void }) => Promise<TrainedBase>;
 
 interface PretrainDeps {
   paint: () => Promise<Paint>;

@@ -12,7 +12,7 @@ import { Random } from '../learn/random';
 import { readingProbe } from '../learn/readingProbe';
 import { defaultTokenizer } from '../text/vocab';
 import { REF_STYLES } from '../world/types';
-import type { BaseRecipe } from '../../workers/pretrainHost';
+import type { BaseRecipe } from './recipeTypes';
 import type { BaseFigure, BasePreset } from './baseTypes';
 import { pretrainGrounder } from './grounder';
 import { buildBasePlanner } from './planner';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPretrainHost, type BaseRecipe } from '../../workers/pretrainHost';
+import { createPretrainHost } from '../../workers/pretrainHost';
+import type { BaseRecipe } from '../../src/pretrain/recipeTypes';
 import type { BaseModelName } from '../../src/pretrain/baseTypes';
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
