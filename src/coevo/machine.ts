@@ -10,6 +10,7 @@
  * finished phase was committed.
  */
 import type { PhaseCursor, PhaseName } from './records';
+import { eventTurn } from '../learn/eventTurn';
 
 const SEED_PHASES: readonly PhaseName[] = ['seed-data', 'sft-planner', 'sft-grounder', 'evaluate'];
 const ITERATION_PHASES: readonly PhaseName[] = ['planner-grpo', 'distill', 'grounder-train', 'evaluate'];
@@ -236,9 +237,7 @@ export class PhaseMachine {
   private gateFor(phaseIndex: number): BatchGate {
     return {
       batch: async () => {
-        // A phase's awaits on WASM resolve as microtasks, so without a macrotask turn here the worker would read
-        // no message (pause, status, abort) until the whole phase ended.
-        await new Promise<void>((r) => setTimeout(r, 0));
+        await eventTurn(); // so that pause, status and abort reach a worker in the middle of a phase
         if (!this.inPhase || this.index !== phaseIndex) {
           throw new Error(`gate.batch() was called for ${describeCursor(this.plan[phaseIndex])} after that phase ended.`);
         }

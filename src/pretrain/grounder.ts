@@ -23,6 +23,7 @@
  * browser worker).
  */
 import * as tf from '../models/tf';
+import { eventTurn } from '../learn/eventTurn';
 import { GRID_CELLS, IMAGE_FLOATS, CANVAS_HEIGHT, CANVAS_WIDTH, validCells } from '../models/canvas';
 import { maskOf, oneHotFloat } from '../models/dtype';
 import { encodeScreens, groundOnScreens, type GrounderConfig } from '../models/grounder';
@@ -314,6 +315,7 @@ export async function pretrainGrounder(
     tot.sums[3] += ground;
     all.push(loss);
     onProgress?.({ step: step + 1, steps: opts.steps, stage: plan.stage, loss });
+    await eventTurn();
   }
   optimizer?.dispose();
   const tail = all.slice(-Math.max(1, Math.round(all.length / 10)));

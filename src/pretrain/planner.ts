@@ -12,6 +12,7 @@
  * Works on any tfjs backend; needs no rendering.
  */
 import * as tf from '../models/tf';
+import { eventTurn } from '../learn/eventTurn';
 import { initPlanner, plannerSpanLogProbs, type PlannerConfig } from '../models/planner';
 import type { PlannerBatch } from '../models/plannerData';
 import { countParams, disposeParams, type ParamMap, type Params } from '../models/params';
@@ -125,6 +126,7 @@ export async function pretrainPlanner(
       loss.dispose();
       losses.push(value);
       onProgress?.({ step: step + 1, steps: opts.steps, loss: value });
+      await eventTurn();
     }
   } finally {
     opt.dispose();
@@ -217,6 +219,7 @@ export async function trainBasePlanner(
       const { loss } = await sft.step(plannerSftBatch(tok, cfg, Array.from({ length: batchSize }, next)));
       losses.push(loss);
       onProgress?.({ stage: 'sft', step: step + 1, steps: opts.sftSteps, loss });
+      await eventTurn();
     }
   } finally {
     sft.dispose();
