@@ -319,6 +319,7 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
   const metrics: SuiteMetrics = {};
   const record = (s: PlannerState, predicted: string, point: Point | null): StepRecord => ({ taskId: s.task.id, stepIndex: s.stepIndex, truth: s.instruction, predicted, point });
   const web = {} as Record<WebSplit, WebStepDetail[]>;
+  const allWebTasks: WebStepScore[][] = [];
   let k = 0;
   for (const split of WEB_SPLITS) {
     const perTask = webStates[split].map((states) =>
@@ -329,8 +330,11 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
       }),
     );
     web[split] = perTask.flat();
+    allWebTasks.push(...perTask);
     Object.assign(metrics, webMetrics(split, perTask));
   }
+  // Pooled over the splits too: at a few tasks per split, one split's figure moves in steps of 1/n.
+  Object.assign(metrics, webMetrics('all', allWebTasks));
   const high = mobileStates.map((s) => {
     const i = k++;
     const point = pointAt(plannedPoint[i]);
@@ -347,6 +351,7 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
     groundingDetails[g.split as GroundingSplit].push({ taskId: g.taskId, stepIndex: g.stepIndex, instruction: g.instruction, point, hit: point !== null && insideBox(point, g.box) });
   });
   for (const split of GROUNDING_SPLITS) Object.assign(metrics, groundingMetrics(split, groundingDetails[split].map((d) => d.hit)));
+  Object.assign(metrics, groundingMetrics('all', GROUNDING_SPLITS.flatMap((split) => groundingDetails[split].map((d) => d.hit))));
 
   const online = await runEpisodes(agent, episodes, { maxSteps: sizes.onlineMaxSteps, onEpisode: () => tick(1) });
   Object.assign(metrics, onlineMetrics(online));

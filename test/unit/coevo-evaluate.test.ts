@@ -179,9 +179,9 @@ const verifierGround: Agent['ground'] = async (qs) => (await verifier.ground(qs)
 
 function expectedKeys(): string[] {
   return [
-    ...WEB_SPLITS.flatMap((s) => ['element_accuracy', 'operation_f1', 'step_success', 'task_success'].map((m) => `web/${s}/${m}`)),
+    ...[...WEB_SPLITS, 'all'].flatMap((s) => ['element_accuracy', 'operation_f1', 'step_success', 'task_success'].map((m) => `web/${s}/${m}`)),
     ...MOBILE_SPLITS.flatMap((s) => ['type_accuracy', 'grounding_accuracy', 'step_accuracy'].map((m) => `mobile/${s}/${m}`)),
-    ...GROUNDING_SPLITS.map((s) => `grounding/${s}/accuracy`),
+    ...[...GROUNDING_SPLITS, 'all'].map((s) => `grounding/${s}/accuracy`),
     'online/all/task_success',
     'online/web/task_success',
     'online/mobile/task_success',
@@ -217,6 +217,8 @@ describe('the suites with stub agents', () => {
     expect(e.metrics['mobile/high/type_accuracy']).toBe(1);
     expect(e.metrics['mobile/high/grounding_accuracy']).toBe(0);
     for (const s of GROUNDING_SPLITS) expect(e.metrics[`grounding/${s}/accuracy`]).toBe(0);
+    expect(e.metrics['grounding/all/accuracy']).toBe(0);
+    expect(e.metrics['web/all/operation_f1']).toBe(1);
     // Mobile steps without a target (opening the app) still succeed; the clicks after it cannot.
     const high = e.details.mobile.high;
     expect(e.metrics['mobile/high/step_accuracy']).toBeCloseTo(high.filter((d) => !d.hasTarget).length / high.length, 10);
