@@ -18,15 +18,44 @@ export interface KernelShapes {
 /** Kernels that are matrix products (tfjs-core's BatchMatMul and the fused variant). */
 export const MATMUL_KERNELS: readonly string[] = ['BatchMatMul', '_FusedMatMul'];
 
+/**
+ * Convolutions and their two gradients (the grounder's 3×3 conv runs as
+ * tf.conv2d on WebGPU). Each is a product in disguise: positions × window ×
+ * channels, counted as the product it equals.
+ */
+export const CONV_KERNELS: readonly string[] = ['Conv2D', 'FusedConv2D', 'Conv2DBackpropInput', 'Conv2DBackpropFilter'];
+
 const prod = (xs: readonly number[]): number => xs.reduce((a, b) => a * b, 1);
 
 /**
- * The product's shape from its operands and output: the output is
+ * The product a convolution kernel equals. Inputs as tfjs records them:
+ * Conv2D (x, filter), Conv2DBackpropInput (dy, filter), Conv2DBackpropFilter
+ * (x, dy); filters are [fh, fw, in, out] and every grid is [B, H, W, C].
+ */
+function convShape(k: KernelShapes): MatmulShape {
+  const [a, b] = k.inputShapes;
+  const out = k.outputShapes[0];
+  if (!a || !b || !out || a.length !== 4 || b.length !== 4 || out.length !== 4) throw new Error(`${k.name} kernel with shapes [${a}] [${b}] → [${out}] is not a 2-D convolution.`);
+  const grid = (s: readonly number[]) => s[0] * s[1] * s[2];
+  switch (k.name) {
+    case 'Conv2DBackpropInput': // dy [B,H,W,out] × filterᵀ → dx [B,H,W,in]
+      return { batch: 1, m: grid(a), k: b[0] * b[1] * b[3], n: b[2] };
+    case 'Conv2DBackpropFilter': // xᵀ (windows) × dy → filter [fh,fw,in,out]
+      return { batch: 1, m: out[0] * out[1] * out[2], k: grid(b), n: out[3] };
+    default: // x (windows) × filter → y [B,H,W,out]
+      return { batch: 1, m: grid(out), k: b[0] * b[1] * b[2], n: b[3] };
+  }
+}
+
+/**
+ * The product's shape from its operands and output (a convolution: the
+ * product it equals, see convShape): the output is
  * [...batch, m, n]; k is what is left of the first operand's size once its
  * own batch and m are divided out, which holds whether or not it was
  * transposed. Null for a kernel that is not a product.
  */
 export function matmulShape(k: KernelShapes): MatmulShape | null {
+  if (CONV_KERNELS.includes(k.name)) return convShape(k);
   if (!MATMUL_KERNELS.includes(k.name)) return null;
   const a = k.inputShapes[0];
   const out = k.outputShapes[0];

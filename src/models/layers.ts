@@ -122,12 +122,24 @@ export function conv3x3Specs(name: string, cin: number, cout: number): ParamSpec
 }
 
 /**
- * 3×3 convolution, stride 1, zero padding 1, on x [B, H, W, C]: the nine
- * shifted views are concatenated along channels and multiplied by one
- * [9C, out] matrix. Only pad/slice/concat/matMul, so it has gradients on WASM.
+ * 3×3 convolution, stride 1, zero padding 1, on x [B, H, W, C], with one
+ * [9C, out] weight matrix whose rows run dy-major, then dx, then channel.
+ * On WASM the nine shifted views are concatenated along channels and
+ * multiplied by it (only pad/slice/concat/matMul, fast gradients there). On
+ * WebGPU that im2col tensor is 9× the activations and made the grounder step
+ * memory-bound (npm run bench), so the same matrix, read as a [3, 3, C, out]
+ * filter, goes to tf.conv2d, whose shaders gather the windows themselves.
  */
 export function conv3x3(p: ParamMap, name: string, x: tf.Tensor4D): tf.Tensor4D {
-  return dense(p, name, im2col3x3(x)) as tf.Tensor4D;
+  if (tf.getBackend() !== 'webgpu') return dense(p, name, im2col3x3(x)) as tf.Tensor4D;
+  return conv3x3AsFilter(x, get(p, `${name}.w`), get(p, `${name}.b`));
+}
+
+/** conv3x3's WebGPU form: the [9C, out] weight matrix as a [3, 3, C, out] filter for tf.conv2d. */
+export function conv3x3AsFilter(x: tf.Tensor4D, w: tf.Tensor, b: tf.Tensor): tf.Tensor4D {
+  const [cin, cout] = [x.shape[3], w.shape[w.shape.length - 1]];
+  const filter = tf.reshape(w, [3, 3, cin, cout]) as tf.Tensor4D;
+  return tf.add(tf.conv2d(x, filter, 1, 'same'), b) as tf.Tensor4D;
 }
 
 /** [B, H, W, C] → [B, H/f, W/f, f·f·C]: each f×f block becomes one position (space-to-depth). */

@@ -76,6 +76,21 @@ describe('FLOPs of real steps, profiled on WASM, against shapes computed by hand
   });
 });
 
+describe('convolution FLOPs (the grounder stem on WebGPU)', () => {
+  it('counts conv2d and both of its gradients as the products they equal', () => {
+    // x [2, 6, 8, 3] * filter [3, 3, 3, 5] → y [2, 6, 8, 5]: 96 positions × 27 window values × 5 outputs.
+    const fwd = { name: 'Conv2D', inputShapes: [[2, 6, 8, 3], [3, 3, 3, 5]], outputShapes: [[2, 6, 8, 5]] };
+    const dx = { name: 'Conv2DBackpropInput', inputShapes: [[2, 6, 8, 5], [3, 3, 3, 5]], outputShapes: [[2, 6, 8, 3]] };
+    const dw = { name: 'Conv2DBackpropFilter', inputShapes: [[2, 6, 8, 3], [2, 6, 8, 5]], outputShapes: [[3, 3, 3, 5]] };
+    expect(matmulShape(fwd)).toEqual({ batch: 1, m: 96, k: 27, n: 5 });
+    expect(matmulShape(dx)).toEqual({ batch: 1, m: 96, k: 45, n: 3 });
+    expect(matmulShape(dw)).toEqual({ batch: 1, m: 27, k: 96, n: 5 });
+    // All three are the same work: 2 · positions · 9 · in · out.
+    expect(countFlops([fwd, dx, dw]).flops).toBe(3 * 2 * 96 * 9 * 3 * 5);
+    expect(() => matmulShape({ name: 'Conv2D', inputShapes: [[6, 8, 3], [3, 3, 3, 5]], outputShapes: [[6, 8, 5]] })).toThrow(/not a 2-D convolution/);
+  });
+});
+
 describe('median', () => {
   it('is the middle value, or the mean of the two middle values', () => {
     expect(median([3, 1, 2])).toBe(2);
