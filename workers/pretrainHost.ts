@@ -59,7 +59,10 @@ export function createPretrainHost(deps: PretrainDeps) {
       });
       const file = baseFileName(o.preset, model);
       files.push({ name: file, base64: base64(trained.bytes) });
-      manifest.models.push({ model, file, bytes: trained.bytes.length, parameters: trained.parameters, steps: trained.steps, wallSeconds: Math.round((now() - t0) / 100) / 10 });
+      manifest.models.push({
+        model, file, bytes: trained.bytes.length, parameters: trained.parameters, steps: trained.steps, wallSeconds: Math.round((now() - t0) / 100) / 10,
+        seed: manifest.seed, backend, scale: o.scale, createdAt: manifest.createdAt,
+      });
       manifest.figures.push(...trained.figures);
     }
     result = { manifest, files };

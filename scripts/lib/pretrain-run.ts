@@ -3,14 +3,14 @@
  * job through window.coevo, follow it, write the safetensors files and the
  * manifest, and return the figures for the summary table.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser } from '@playwright/test';
 import { launchBrowser, openApp } from './browser-app';
 import { RunFailure, unwritable } from './coevo-run';
 import { formatDuration, progressBar, type ProgressPrinter } from './progress';
 import type { PretrainArgs } from './pretrain-args';
-import { manifestFileName, type BaseManifest, type PretrainStatus } from '../../src/pretrain/baseTypes';
+import { manifestFileName, mergeManifests, type BaseManifest, type PretrainStatus } from '../../src/pretrain/baseTypes';
 
 export interface PretrainEnvironment {
   serve(): Promise<{ url: string; isolated: boolean; close(): Promise<void> }>;
@@ -34,6 +34,19 @@ export function figureTable(m: BaseManifest): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** The manifest already at `path`, or null (none, or not one: then it is replaced, and the log says so). */
+function readManifest(path: string, printer: ProgressPrinter): BaseManifest | null {
+  if (!existsSync(path)) return null;
+  try {
+    const m = JSON.parse(readFileSync(path, 'utf8')) as BaseManifest;
+    if (Array.isArray(m.models) && Array.isArray(m.figures)) return m;
+  } catch {
+    // falls through to the message below
+  }
+  printer.log(`${path} is not a base manifest; it is replaced.`);
+  return null;
 }
 
 export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment): Promise<{ manifest: BaseManifest; written: string[]; wallSeconds: number }> {
@@ -63,15 +76,17 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
       await sleep(env.pollMs ?? 2000);
     }
     printer.end();
-    const { manifest, files } = await app.call('pretrainResult');
+    const result = await app.call('pretrainResult');
+    const { files } = result;
     mkdirSync(outDir, { recursive: true });
+    const mpath = join(outDir, manifestFileName(args.preset));
+    const manifest = mergeManifests(readManifest(mpath, printer), result.manifest);
     const written: string[] = [];
     for (const f of files) {
       const path = join(outDir, f.name);
       writeFileSync(path, Buffer.from(f.base64, 'base64'));
       written.push(path);
     }
-    const mpath = join(outDir, manifestFileName(args.preset));
     writeFileSync(mpath, JSON.stringify(manifest, null, 2) + '\n');
     written.push(mpath);
     return { manifest, written, wallSeconds: (performance.now() - startedAt) / 1000 };

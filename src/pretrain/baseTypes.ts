@@ -6,6 +6,12 @@
 export type BaseModelName = 'grounder' | 'planner';
 export type BasePreset = 'tiny' | 'demo';
 
+/**
+ * The presets whose base models ship in public/base/ (a unit test checks the
+ * files are there); runs of these presets start from them by default.
+ */
+export const SHIPPED_BASE_PRESETS: readonly BasePreset[] = ['tiny'];
+
 export interface PretrainOptions {
   preset: BasePreset;
   seed: number;
@@ -43,8 +49,38 @@ export interface BaseManifest {
   backend: string;
   scale: number;
   createdAt: string;
-  models: { model: BaseModelName; file: string; bytes: number; parameters: number; steps: number; wallSeconds: number }[];
+  models: BaseModelEntry[];
   figures: BaseFigure[];
+}
+
+/** One shipped model; seed, backend and createdAt say which run made it (one manifest may gather two runs, see mergeManifests). */
+export interface BaseModelEntry {
+  model: BaseModelName;
+  file: string;
+  bytes: number;
+  parameters: number;
+  steps: number;
+  wallSeconds: number;
+  seed?: number;
+  backend?: string;
+  scale?: number;
+  createdAt?: string;
+}
+
+/**
+ * The manifest after a run that trained some of a preset's models: the new
+ * run's entries and figures, plus the earlier manifest's for the models it
+ * did not train (so `--only grounder` into public/base keeps the planner's).
+ */
+export function mergeManifests(earlier: BaseManifest | null, next: BaseManifest): BaseManifest {
+  if (!earlier || earlier.preset !== next.preset) return next;
+  const fresh = new Set(next.models.map((m) => m.model));
+  const provenance = (m: BaseModelEntry): BaseModelEntry => ({ seed: earlier.seed, backend: earlier.backend, scale: earlier.scale, createdAt: earlier.createdAt, ...m });
+  return {
+    ...next,
+    models: [...next.models, ...earlier.models.filter((m) => !fresh.has(m.model)).map(provenance)],
+    figures: [...next.figures, ...earlier.figures.filter((f) => !fresh.has(f.model))],
+  };
 }
 
 export interface PretrainResult {

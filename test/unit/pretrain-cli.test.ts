@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePretrainArgs } from '../../scripts/lib/pretrain-args';
 import { figureTable } from '../../scripts/lib/pretrain-run';
 import { shippedBaseLoader } from '../../workers/baseModels';
+import { mergeManifests, type BaseManifest } from '../../src/pretrain/baseTypes';
 
 describe('npm run pretrain arguments', () => {
   it('defaults to both tiny models on wasm into public/base', () => {
@@ -44,6 +45,32 @@ describe('npm run pretrain arguments', () => {
     expect(table).toContain('51.2%');
     expect(table).toContain('10.0%');
     expect(table).toContain('97.0%');
+  });
+});
+
+describe('merging manifests', () => {
+  const entry = (model: 'grounder' | 'planner', steps: number) => ({ model, file: `tiny-${model}.safetensors`, bytes: 10, parameters: 5, steps, wallSeconds: 1 });
+  const planner: BaseManifest = {
+    preset: 'tiny', seed: 1, backend: 'wasm', scale: 1, createdAt: 'earlier',
+    models: [entry('planner', 400)], figures: [{ model: 'planner', name: 'parse rate', value: 0.98 }],
+  };
+  const grounder: BaseManifest = {
+    preset: 'tiny', seed: 1, backend: 'wasm', scale: 1, createdAt: 'later',
+    models: [entry('grounder', 3000)], figures: [{ model: 'grounder', name: 'text', value: 0.5, chance: 0.1 }],
+  };
+
+  it('keeps the models a run did not train, with the run that made them', () => {
+    const m = mergeManifests(planner, grounder);
+    expect(m.createdAt).toBe('later');
+    expect(m.models.map((x) => [x.model, x.steps, x.createdAt])).toEqual([['grounder', 3000, undefined], ['planner', 400, 'earlier']]);
+    expect(m.figures.map((f) => f.model)).toEqual(['grounder', 'planner']);
+  });
+
+  it('replaces what the run trained again, and ignores another preset', () => {
+    const again = { ...planner, createdAt: 'now', models: [entry('planner', 40)], figures: [{ model: 'planner' as const, name: 'parse rate', value: 0.5 }] };
+    expect(mergeManifests(planner, again)).toEqual(again);
+    expect(mergeManifests({ ...planner, preset: 'demo' }, grounder)).toEqual(grounder);
+    expect(mergeManifests(null, grounder)).toEqual(grounder);
   });
 });
 
