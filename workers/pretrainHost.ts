@@ -37,6 +37,7 @@ export function createPretrainHost(deps: PretrainDeps) {
   let result: PretrainResult | null = null;
   let stageKey = '';
   let stageStart = 0;
+  let stageFirstStep = 0;
 
   async function run(o: PretrainOptions, backend: string): Promise<void> {
     const paint = await deps.paint();
@@ -52,8 +53,9 @@ export function createPretrainHost(deps: PretrainDeps) {
         paint,
         onProgress(p) {
           const key = `${model}/${p.stage}`;
-          if (key !== stageKey) [stageKey, stageStart] = [key, now()];
-          const perStep = p.step > 0 ? (now() - stageStart) / p.step : null;
+          // Steps count from the model's first stage: the pace is this stage's time over this stage's steps.
+          if (key !== stageKey) [stageKey, stageStart, stageFirstStep] = [key, now(), p.step];
+          const perStep = p.step > stageFirstStep ? (now() - stageStart) / (p.step - stageFirstStep) : null;
           status = { ...status, model, stage: p.stage, step: p.step, steps: p.steps, loss: p.loss, etaMs: perStep === null ? null : perStep * (p.steps - p.step) };
         },
       });

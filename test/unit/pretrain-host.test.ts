@@ -47,6 +47,33 @@ describe('pretrain host', () => {
     expect(host.status().state).toBe('done');
   });
 
+  it("estimates the ETA from the current stage's own pace, also in a later stage", async () => {
+    let t = 0;
+    const etas: (number | null)[] = [];
+    const host = createPretrainHost({
+      paint: async () => () => new Float32Array(0),
+      backend: () => 'wasm',
+      now: () => t,
+      recipes: {
+        planner: recipe('planner', 1),
+        // 100 steps: 50 of a fast stage (1 ms each), then a slow one (10 ms each).
+        grounder: async ({ onProgress }) => {
+          for (let s = 1; s <= 100; s++) {
+            t += s <= 50 ? 1 : 10;
+            onProgress({ stage: s <= 50 ? 'read' : 'full', step: s, steps: 100, loss: 1 });
+            etas.push(host.status().etaMs);
+          }
+          return { bytes: new Uint8Array([1]), parameters: 1, steps: 100, figures: [] };
+        },
+      },
+    });
+    await host.start({ preset: 'tiny', seed: 1, models: ['grounder'], scale: 1 });
+    for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
+    // Step 60: ten slow steps in, 40 to go at 10 ms each.
+    expect(etas[59]).toBe(400);
+    expect(etas[50]).toBeNull(); // first step of a stage: no pace yet
+  });
+
   it('reports a failing recipe with its message', async () => {
     const host = createPretrainHost({
       paint: async () => () => new Float32Array(0),
