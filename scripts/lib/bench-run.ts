@@ -6,12 +6,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem, type as osType } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { buildBenchReport, type ReportMeta } from '../../src/bench/report';
 import type { BenchOptions, BenchProgress, BenchReport, MainThreadBench, WorkerBench } from '../../src/bench/types';
-import { launchBrowser, missingApiMessage, openApp } from './browser-app';
+import { missingApiMessage } from './browser-app';
 import type { BenchArgs } from './bench-args';
-import { RunFailure, unwritable, type RunEnvironment } from './coevo-run';
+import { RunFailure, unwritable } from './run-failure';
+import { withServedApp, type AppEnvironment } from './served-app';
 import { formatDuration } from './progress';
 
 type BenchOutcome = { ok: true; value: { worker: WorkerBench; mainThread: MainThreadBench } } | { ok: false; missing: boolean; message: string };
@@ -50,36 +51,14 @@ export function machineOf(browserVersion: string): ReportMeta['machine'] {
   };
 }
 
-export async function runBenchCommand(args: BenchArgs, env: RunEnvironment & { command: string }): Promise<{ report: BenchReport; path: string }> {
+export async function runBenchCommand(args: BenchArgs, env: AppEnvironment & { command: string }): Promise<{ report: BenchReport; path: string }> {
   const startedAt = performance.now();
   const { printer } = env;
   const path = resolve(args.out);
   const blocked = unwritable(dirname(path));
   if (blocked) throw new RunFailure(2, `cannot write the JSON to ${path}: ${blocked}. Pass another --out.`);
 
-  let server: Awaited<ReturnType<RunEnvironment['serve']>> | undefined;
-  let browser: Browser | undefined;
-  const release = async (): Promise<void> => {
-    await browser?.close().catch(() => undefined);
-    await server?.close().catch(() => undefined);
-  };
-  const onSignal = (): void => {
-    printer.end();
-    printer.log('interrupted: closing the browser and the server.');
-    void release().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  try {
-    server = await env.serve();
-    browser = await launchBrowser();
-    const app = await openApp(browser, server.url, { backend: args.backend, onBrowserError: (m) => printer.log(m) });
-    const device = await app.call('ready');
-    printer.log(`app ready at ${server.url}: backend ${device.backend}, adapter ${device.adapter}`);
-    if (device.backend !== args.backend) {
-      const why = `asked for ${args.backend} but the app runs on ${device.backend}`;
-      if (args.backendExplicit) throw new RunFailure(1, `${why} (no WebGPU adapter in this chromium?); pass --backend wasm to measure the CPU.`);
-      printer.log(`warning: ${why}.`);
-    }
+  return withServedApp(env, { backend: args.backend, backendExplicit: args.backendExplicit, lost: 'nothing is written' }, async ({ app, browser }) => {
     const o = args.options;
     printer.log(`benchmark: preset ${o.preset}, seed ${o.seed}; co-evolution ${o.iterations} iteration(s) with ${o.coevoSet.join(' ') || 'the preset config'}`);
 
@@ -118,9 +97,5 @@ export async function runBenchCommand(args: BenchArgs, env: RunEnvironment & { c
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
     return { report, path };
-  } finally {
-    printer.end();
-    process.off('SIGINT', onSignal);
-    await release();
-  }
+  });
 }

@@ -5,16 +5,13 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser } from '@playwright/test';
-import { launchBrowser, openApp } from './browser-app';
-import { RunFailure, unwritable } from './coevo-run';
+import { RunFailure, unwritable } from './run-failure';
+import { withServedApp, type AppEnvironment } from './served-app';
 import { formatDuration, progressBar, type ProgressPrinter } from './progress';
 import type { PretrainArgs } from './pretrain-args';
 import { manifestFileName, mergeManifests, type BaseManifest, type PretrainStatus } from '../../src/pretrain/baseTypes';
 
-export interface PretrainEnvironment {
-  serve(): Promise<{ url: string; isolated: boolean; close(): Promise<void> }>;
-  printer: ProgressPrinter;
+export interface PretrainEnvironment extends AppEnvironment {
   pollMs?: number;
 }
 
@@ -55,15 +52,7 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
   const outDir = resolve(args.out);
   const blocked = unwritable(outDir);
   if (blocked) throw new RunFailure(2, `cannot write the base models to ${outDir}: ${blocked}. Pass another --out.`);
-  let server: Awaited<ReturnType<PretrainEnvironment['serve']>> | undefined;
-  let browser: Browser | undefined;
-  try {
-    server = await env.serve();
-    browser = await launchBrowser();
-    const app = await openApp(browser, server.url, { backend: args.backend, onBrowserError: (m) => printer.log(m) });
-    const device = await app.call('ready');
-    printer.log(`app ready at ${server.url}: backend ${device.backend}, adapter ${device.adapter}`);
-    if (device.backend !== args.backend && args.backendExplicit) throw new RunFailure(1, `asked for ${args.backend} but the app runs on ${device.backend}; pass --backend wasm.`);
+  return withServedApp(env, { backend: args.backend, backendExplicit: args.backendExplicit, lost: 'nothing is written' }, async ({ app }) => {
     await app.call('startPretrain', { preset: args.preset, seed: args.seed, models: args.models, scale: args.scale });
     let key = '';
     for (;;) {
@@ -90,9 +79,5 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
     writeFileSync(mpath, JSON.stringify(manifest, null, 2) + '\n');
     written.push(mpath);
     return { manifest, written, wallSeconds: (performance.now() - startedAt) / 1000 };
-  } finally {
-    printer.end();
-    await browser?.close().catch(() => undefined);
-    await server?.close().catch(() => undefined);
-  }
+  });
 }

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoevoReport } from '../../src/coevo/records';
 import { CHROMIUM_PATH } from '../../scripts/lib/browser-app';
 import type { CoevoArgs } from '../../scripts/lib/coevo-args';
-import { RunFailure, runCoevo } from '../../scripts/lib/coevo-run';
+import { runCoevo } from '../../scripts/lib/coevo-run';
+import { RunFailure } from '../../scripts/lib/run-failure';
 import { ProgressPrinter } from '../../scripts/lib/progress';
 
 const REPORT: CoevoReport = {
