@@ -1,7 +1,8 @@
 /** The command line of `npm run bench`, and the sizes each preset is measured at. Parsed without side effects, so it can be tested. */
 import type { BenchOptions } from '../../src/bench/types';
 import type { PresetName } from '../../src/models/presets';
-import { timestampName, UsageError, type Backend } from './coevo-args';
+import { timestampName, type Backend } from './coevo-args';
+import { nonNegativeInteger, readFlags, UsageError } from './flags';
 
 export { UsageError };
 
@@ -55,13 +56,6 @@ The 3-iteration run uses the preset's model sizes with reduced step counts
 1 the benchmark or the browser failed, 2 bad arguments.`;
 
 const FLAGS = ['preset', 'out', 'seed', 'iterations', 'backend', 'set'] as const;
-type Flag = (typeof FLAGS)[number];
-
-function nonNegativeInteger(flag: string, raw: string): number {
-  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n)) throw new UsageError(`--${flag} must be an integer ≥ 0, got "${raw}".`);
-  return n;
-}
 
 /** Later `--set`s of a key replace the reduced config's value for it. */
 export function mergeSets(base: readonly string[], extra: readonly string[]): string[] {
@@ -72,31 +66,10 @@ export function mergeSets(base: readonly string[], extra: readonly string[]): st
 
 export function parseBenchArgs(argv: readonly string[], now: Date = new Date()): ParsedBenchArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
-  const given = new Map<Flag, string>();
-  const set: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}": options start with --.`);
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    if (!(FLAGS as readonly string[]).includes(name)) throw new UsageError(`unknown option --${name}; the options are ${FLAGS.map((f) => `--${f}`).join(', ')}, --help.`);
-    const flag = name as Flag;
-    let value: string;
-    if (eq >= 0) value = arg.slice(eq + 1);
-    else {
-      const next = argv[i + 1];
-      if (next === undefined || next.startsWith('--')) throw new UsageError(`--${flag} needs a value.`);
-      value = next;
-      i++;
-    }
-    if (value === '') throw new UsageError(`--${flag} needs a value.`);
-    if (flag === 'set') {
-      if (!/^[A-Za-z_][\w.-]*=.+$/.test(value)) throw new UsageError(`--set takes KEY=VALUE (e.g. --set evalSize=2), got "${value}".`);
-      set.push(value);
-      continue;
-    }
-    if (given.has(flag)) throw new UsageError(`--${flag} was given twice.`);
-    given.set(flag, value);
+  const { given, repeated } = readFlags(argv, FLAGS, ['set']);
+  const set = repeated.get('set') ?? [];
+  for (const value of set) {
+    if (!/^[A-Za-z_][\w.-]*=.+$/.test(value)) throw new UsageError(`--set takes KEY=VALUE (e.g. --set evalSize=2), got "${value}".`);
   }
   const preset = given.get('preset') ?? 'tiny';
   if (preset !== 'tiny' && preset !== 'demo') throw new UsageError(`--preset must be one of ${BENCH_PRESETS.join(', ')}, got "${preset}".`);

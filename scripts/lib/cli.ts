@@ -6,7 +6,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { staleReason, viteBuild } from './build-if-stale';
-import { UsageError } from './coevo-args';
+import { UsageError } from './flags';
 import { RunFailure } from './run-failure';
 import { formatDuration, ProgressPrinter } from './progress';
 import { serveDist } from './serve-dist';

@@ -1,4 +1,5 @@
 /** The command line of `npm run coevo`: parsed without side effects, so it can be tested. */
+import { nonNegativeInteger, readFlags, UsageError } from './flags';
 
 export type Backend = 'webgpu' | 'wasm';
 
@@ -17,10 +18,7 @@ export interface CoevoArgs {
 
 export type ParsedCoevoArgs = { help: true } | { help: false; args: CoevoArgs };
 
-/** A mistake on the command line: the message says what was wrong and what is allowed. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError };
 
 /** The presets of the co-evolution config; the app is the final judge, this only catches typos before a build and a browser start. */
 export const PRESETS = ['tiny', 'demo', 'full'] as const;
@@ -45,13 +43,6 @@ updating line on a terminal and a line every few seconds otherwise.
 Exit status: 0 done, 1 the run or the browser failed, 2 bad arguments or a config the app refused.`;
 
 const VALUE_FLAGS = ['preset', 'iterations', 'seed', 'out', 'backend', 'set'] as const;
-type ValueFlag = (typeof VALUE_FLAGS)[number];
-
-function nonNegativeInteger(flag: string, raw: string): number {
-  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n)) throw new UsageError(`--${flag} must be an integer ≥ 0, got "${raw}".`);
-  return n;
-}
 
 /** `2024-05-01T12-30-05`: sortable and safe in a file name. */
 export function timestampName(now: Date): string {
@@ -65,35 +56,15 @@ export function timestampName(now: Date): string {
  */
 export function parseCoevoArgs(argv: readonly string[], now: Date = new Date()): ParsedCoevoArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
-  const given = new Map<ValueFlag, string>();
+  const { given, repeated } = readFlags(argv, VALUE_FLAGS, ['set']);
   const set: string[] = [];
   const setKeys = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}": options start with --.`);
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    if (!(VALUE_FLAGS as readonly string[]).includes(name)) throw new UsageError(`unknown option --${name}; the options are ${VALUE_FLAGS.map((f) => `--${f}`).join(', ')}, --help.`);
-    const flag = name as ValueFlag;
-    let value: string;
-    if (eq >= 0) value = arg.slice(eq + 1);
-    else {
-      const next = argv[i + 1];
-      if (next === undefined || next.startsWith('--')) throw new UsageError(`--${flag} needs a value.`);
-      value = next;
-      i++;
-    }
-    if (value === '') throw new UsageError(`--${flag} needs a value.`);
-    if (flag === 'set') {
-      const m = /^([A-Za-z_][\w.-]*)=(.+)$/.exec(value);
-      if (!m) throw new UsageError(`--set takes KEY=VALUE (e.g. --set coevo=false), got "${value}".`);
-      if (setKeys.has(m[1])) throw new UsageError(`--set ${m[1]} was given twice.`);
-      setKeys.add(m[1]);
-      set.push(value);
-      continue;
-    }
-    if (given.has(flag)) throw new UsageError(`--${flag} was given twice.`);
-    given.set(flag, value);
+  for (const value of repeated.get('set') ?? []) {
+    const m = /^([A-Za-z_][\w.-]*)=(.+)$/.exec(value);
+    if (!m) throw new UsageError(`--set takes KEY=VALUE (e.g. --set coevo=false), got "${value}".`);
+    if (setKeys.has(m[1])) throw new UsageError(`--set ${m[1]} was given twice.`);
+    setKeys.add(m[1]);
+    set.push(value);
   }
 
   const preset = given.get('preset') ?? 'tiny';

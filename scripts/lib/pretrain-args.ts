@@ -1,5 +1,6 @@
 /** The command line of `npm run pretrain`: parsed without side effects, so it can be tested. */
-import { UsageError, type Backend } from './coevo-args';
+import type { Backend } from './coevo-args';
+import { nonNegativeInteger, readFlags, UsageError } from './flags';
 
 export type BaseModelName = 'grounder' | 'planner';
 export const BASE_MODELS: readonly BaseModelName[] = ['grounder', 'planner'];
@@ -36,28 +37,13 @@ usage: npm run pretrain -- [options]
 Exit status: 0 done, 1 training or the browser failed, 2 bad arguments.`;
 
 const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale'] as const;
-type Flag = (typeof FLAGS)[number];
 
 export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
-  const given = new Map<Flag, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}": options start with --.`);
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    if (!(FLAGS as readonly string[]).includes(name)) throw new UsageError(`unknown option --${name}; the options are ${FLAGS.map((f) => `--${f}`).join(', ')}, --help.`);
-    const flag = name as Flag;
-    const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined || value === '' || (eq < 0 && value.startsWith('--'))) throw new UsageError(`--${flag} needs a value.`);
-    if (given.has(flag)) throw new UsageError(`--${flag} was given twice.`);
-    given.set(flag, value);
-  }
+  const { given } = readFlags(argv, FLAGS);
   const preset = given.get('preset') ?? 'tiny';
   if (preset !== 'tiny' && preset !== 'demo') throw new UsageError(`--preset must be tiny or demo (base models ship for those), got "${preset}".`);
-  const seedRaw = given.get('seed') ?? '1';
-  const seed = /^\d+$/.test(seedRaw) ? Number(seedRaw) : NaN;
-  if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer ≥ 0, got "${seedRaw}".`);
+  const seed = nonNegativeInteger('seed', given.get('seed') ?? '1');
   const backendRaw = given.get('backend');
   if (backendRaw !== undefined && backendRaw !== 'webgpu' && backendRaw !== 'wasm') throw new UsageError(`--backend must be webgpu or wasm, got "${backendRaw}".`);
   const only = given.get('only');
