@@ -64,6 +64,9 @@ describe('curation filters', () => {
     expect(misaligned({ votes: [miss, hit] }).decision).toBe('keep'); // a tie is not "the pool says elsewhere"
     expect(misaligned({ votes: [unsure, unsure, hit] }).decision).toBe('keep'); // unconfident misses are no evidence
     expect(misaligned({ votes: [hit], rule: { kind: 'element', id: 'a' }, targetId: 'a' }).decision).toBe('keep');
+    // The rule verifier resolving it to the target outweighs confident model misses: those are what distillation teaches.
+    const taught = misaligned({ votes: [miss, { ...miss, name: 'φ2' }, hit], rule: { kind: 'element', id: 'a' }, targetId: 'a' });
+    expect(taught).toEqual({ decision: 'keep', reason: 'aligned: the rule verifier resolves it to the target a' });
   });
 
   it('greedy k-centre picks one sample from each of three spread-out clusters', () => {
