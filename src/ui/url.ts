@@ -8,6 +8,10 @@ export type ViewName = (typeof VIEW_NAMES)[number];
 export const PRESET_CHOICES = ['tiny', 'demo', 'full'] as const;
 export type PresetChoice = (typeof PRESET_CHOICES)[number];
 
+/** Where a new run's weights come from: the shipped base models or random initialisation. */
+export const START_CHOICES = ['base', 'scratch'] as const;
+export type StartChoice = (typeof START_CHOICES)[number];
+
 /** Everything the lab shows that a shared link must reproduce. */
 export interface LabUrlState {
   view: ViewName;
@@ -18,6 +22,8 @@ export interface LabUrlState {
   /** Preset and seed of the next new run; null preset = the backend's default. */
   preset: PresetChoice | null;
   seed: number;
+  /** Start of the next new run; null = base where the preset ships base models, else scratch. */
+  start: StartChoice | null;
   backend: BackendChoice;
   demo: boolean;
   explain: boolean;
@@ -49,6 +55,7 @@ function wholeNumber(v: string | null, min: number): number | null {
 export function parseLabUrl(search: string = location.search): LabUrlState {
   const q = new URLSearchParams(search);
   const preset = q.get('preset');
+  const start = q.get('start');
   const run = q.get('run');
   return {
     view: viewFromUrl(search),
@@ -56,6 +63,7 @@ export function parseLabUrl(search: string = location.search): LabUrlState {
     it: wholeNumber(q.get('it'), 0),
     preset: PRESET_CHOICES.find((p) => p === preset) ?? null,
     seed: wholeNumber(q.get('seed'), 0) ?? DEFAULT_SEED,
+    start: START_CHOICES.find((c) => c === start) ?? null,
     backend: backendFromUrl(search),
     demo: flag(q.get('demo')),
     explain: flag(q.get('explain')),
@@ -71,6 +79,7 @@ export function labSearch(search: string, patch: Partial<LabUrlState>): string {
   if ('it' in patch) put('it', patch.it === null || patch.it === undefined ? null : String(patch.it));
   if ('preset' in patch) put('preset', patch.preset ?? null);
   if ('seed' in patch) put('seed', patch.seed === undefined || patch.seed === DEFAULT_SEED ? null : String(patch.seed));
+  if ('start' in patch) put('start', patch.start ?? null);
   if ('backend' in patch) put('backend', patch.backend === undefined || patch.backend === 'auto' ? null : patch.backend);
   if ('demo' in patch) put('demo', patch.demo ? '1' : null);
   if ('explain' in patch) put('explain', patch.explain ? '1' : null);

@@ -245,6 +245,22 @@ test('the URL brings the view back after a reload; keys step and pause; ?demo=1 
   await expect(loop).toHaveAttribute('data-state', 'none');
   expect(await page.evaluate(() => window.coevo!.listRuns().then((runs) => runs.map((r) => r.id)))).not.toContain(runId);
 
+  // Start from: the shipped base models by default where they ship (tiny); the choice is kept in the URL and goes into the new run's config.
+  const start = page.getByTestId('start');
+  await expect(start).toHaveValue('base');
+  await page.getByTestId('preset').selectOption('demo');
+  await expect(start).toHaveValue('scratch');
+  await expect(start.locator('option[value="base"]')).toBeDisabled();
+  await page.getByTestId('preset').selectOption('tiny');
+  await start.selectOption('scratch');
+  await expect(page).toHaveURL(/start=scratch/);
+  await page.getByTestId('new-run').click();
+  await expect(loop).toHaveAttribute('data-ready', 'true');
+  const scratchRun = new URL(page.url()).searchParams.get('run');
+  expect(scratchRun).toMatch(/^coevo-/);
+  const scratchConfig = await page.evaluate((id) => window.coevo!.listRuns().then((runs) => runs.find((r) => r.id === id)?.config), scratchRun);
+  expect(scratchConfig).toMatchObject({ preset: 'tiny', start: 'scratch' });
+
   // Demo mode from the URL: large type, and a run that plays by itself.
   await open(page, '&demo=1&preset=tiny');
   const demo = page.getByTestId('demo');

@@ -33,6 +33,8 @@ describe('defaults', () => {
     for (const c of cs) expect(validateConfig(c)).toEqual(c);
     expect(cs.map((c) => c.preset)).toEqual(['tiny', 'demo', 'full']);
     expect(cs.every((c) => c.seed === 7)).toBe(true);
+    // Base models ship for tiny only (SHIPPED_BASE_PRESETS); the others start from scratch until theirs do.
+    expect(cs.map((c) => c.start)).toEqual(['base', 'scratch', 'scratch']);
     for (const key of ['plannerSftSteps', 'grounderTrainSteps', 'seedTasks', 'evalSize'] as const) {
       expect(cs[0][key]).toBeLessThan(cs[1][key]);
       expect(cs[1][key]).toBeLessThan(cs[2][key]);
@@ -43,17 +45,18 @@ describe('defaults', () => {
     const c = tiny();
     expect(c).toMatchObject({
       iterations: 3,
-      start: 'scratch',
+      start: 'base',
       plannerSftSteps: 60,
       grounderSftSteps: 60,
-      plannerGrpoSteps: 8,
+      plannerGrpoSteps: 20,
       grounderTrainSteps: 30,
+      grounderSftLr: 1e-3,
       plannerBatch: 8,
       grounderBatch: 8,
       grpoPrompts: 4,
-      seedTasks: 40,
-      distillStates: 48,
-      evalSize: 16,
+      seedTasks: 20,
+      distillStates: 512,
+      evalSize: 32,
       coevo: true,
     });
     expect([c.groupSize, c.temperature, c.beta, c.grounderBeta, c.epsilon]).toEqual([GROUP_SIZE, SAMPLING_TEMPERATURE, PLANNER_BETA, GROUNDER_BETA, GRPO_EPSILON]);

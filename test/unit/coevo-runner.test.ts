@@ -38,6 +38,8 @@ const deps = (store: Store): RunnerDeps => ({ store, paint: syntheticScreenImage
 function smallConfig(over: Partial<CoevoConfig> = {}): CoevoConfig {
   return {
     ...defaultConfig('tiny', 3),
+    // Mechanics from random weights; the shipped base models are checked in base-shipped.test.ts.
+    start: 'scratch',
     iterations: 1,
     plannerSftSteps: 3,
     grounderSftSteps: 3,

@@ -28,6 +28,7 @@ beforeAll(async () => {
 // As coevo-runner.test's LoRA run: a high SFT rate so the planner writes eos and decoding stays short.
 const CONFIG: CoevoConfig = {
   ...defaultConfig('tiny', 5),
+  start: 'scratch',
   iterations: 1,
   plannerSftSteps: 3,
   grounderSftSteps: 3,

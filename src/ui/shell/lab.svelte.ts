@@ -4,8 +4,11 @@
  * and shortcut sends. Components render it; only this file writes the URL.
  */
 import { LabSession } from './session.svelte';
-import { parseLabUrl, writeLabUrl, type PresetChoice, type ViewName } from '../url';
+import { parseLabUrl, writeLabUrl, type PresetChoice, type StartChoice, type ViewName } from '../url';
+import { SHIPPED_BASE_PRESETS } from '../../pretrain/baseTypes';
 import type { CoevoControl, CoevoProgress, DeviceInfo } from '../../../workers/api';
+
+const baseShipsFor = (p: PresetChoice) => (SHIPPED_BASE_PRESETS as readonly string[]).includes(p);
 
 export type Drive = Exclude<CoevoControl, 'abort'>;
 
@@ -19,6 +22,7 @@ export class Lab {
   iteration = $state<number | null>(null);
   preset = $state<PresetChoice | null>(null);
   seed = $state(1);
+  start = $state<StartChoice | null>(null);
   iterations = $state(DEMO_ITERATIONS);
   demo = $state(false);
   explain = $state(false);
@@ -27,6 +31,10 @@ export class Lab {
   readonly progress: CoevoProgress | null = $derived(this.runId ? (this.session.progress[this.runId] ?? null) : null);
   /** The preset a new run gets: the URL's, else tiny where training is slow (CPU, software GPU), else demo. */
   readonly presetChoice: PresetChoice = $derived(this.preset ?? (this.device?.backend === 'webgpu' && !this.device.adapter?.software ? 'demo' : 'tiny'));
+  /** Whether base models ship for the preset a new run gets. */
+  readonly baseShips: boolean = $derived(baseShipsFor(this.presetChoice));
+  /** Where a new run's weights come from. */
+  readonly startChoice: StartChoice = $derived(this.startFor(this.presetChoice));
 
   constructor(search: string = location.search) {
     this.readUrl(search);
@@ -40,6 +48,7 @@ export class Lab {
     this.iteration = s.it;
     this.preset = s.preset;
     this.seed = s.seed;
+    this.start = s.start;
     this.demo = s.demo;
     this.explain = s.explain;
   }
@@ -82,6 +91,16 @@ export class Lab {
     writeLabUrl({ seed });
   }
 
+  /** The URL's choice, else the base models where they ship for `preset`. */
+  startFor(preset: PresetChoice): StartChoice {
+    return this.start ?? (baseShipsFor(preset) ? 'base' : 'scratch');
+  }
+
+  setStart(start: StartChoice): void {
+    this.start = start;
+    writeLabUrl({ start });
+  }
+
   setExplain(on: boolean): void {
     this.explain = on;
     writeLabUrl({ explain: on });
@@ -91,7 +110,7 @@ export class Lab {
   async newRun(paused = true, preset: PresetChoice = this.presetChoice): Promise<string | null> {
     const current = this.progress;
     if (current?.state === 'running') await this.session.control(current.runId, 'pause');
-    const runId = await this.session.start({ preset, seed: this.seed, iterations: this.iterations, paused });
+    const runId = await this.session.start({ preset, seed: this.seed, iterations: this.iterations, paused, config: { start: this.startFor(preset) } });
     if (runId) this.selectRun(runId);
     return runId;
   }
