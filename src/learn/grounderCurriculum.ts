@@ -55,18 +55,29 @@ export function exampleFromTask(rng: Random, task: Task, styles: readonly RefSty
   return null;
 }
 
+/**
+ * One task of a random template and seed in [seedLo, seedHi], or null when
+ * that seed's data cannot host the template. With `training`, a task that is
+ * not a training task is a bug in the caller's seed range (`who` says whose).
+ */
+export function drawTask(rng: Random, templates: readonly AnyTemplate[], seedLo: number, seedHi: number, training: boolean, who: string): Task | null {
+  const template = rng.pick(templates);
+  const seed = rng.int(seedLo, seedHi);
+  let task: Task;
+  try {
+    task = makeTask(template, seed, rng.fork(seed));
+  } catch {
+    return null;
+  }
+  if (training && !isTrainingTask(task)) throw new Error(`${who}: ${task.id} is not a training task`);
+  return task;
+}
+
 function draw(rng: Random, size: number, templates: readonly AnyTemplate[], seedLo: number, seedHi: number, styles: readonly RefStyle[], training: boolean): GrounderExample[] {
   const out: GrounderExample[] = [];
   for (let guard = 0; out.length < size && guard < size * 20; guard++) {
-    const template = rng.pick(templates);
-    const seed = rng.int(seedLo, seedHi);
-    let task: Task;
-    try {
-      task = makeTask(template, seed, rng.fork(seed));
-    } catch {
-      continue; // this seed's data cannot host the template
-    }
-    if (training && !isTrainingTask(task)) throw new Error(`grounder curriculum: ${task.id} is not a training task`);
+    const task = drawTask(rng, templates, seedLo, seedHi, training, 'grounder curriculum');
+    if (!task) continue;
     const e = exampleFromTask(rng, task, styles);
     if (e) out.push(e);
   }

@@ -10,13 +10,14 @@
  * templates, seeds below TEST_SEED_BASE); held-out screens from seeds at or
  * above TEST_SEED_BASE, of held-out sites and domains (or of any template).
  */
+import { drawTask } from '../learn/grounderCurriculum';
 import { Random } from '../learn/random';
 import { parseInstruction, printInstruction } from '../text/grammar';
 import type { Tokenizer } from '../text/tokenizer';
 import { colorClass, iconClass, roleClass } from '../world/cellLabels';
 import { act, createWorld, screenOf } from '../world/env';
-import { HELD_OUT_DOMAINS, HELD_OUT_SITES, isTrainingTask, TEST_SEED_BASE, TRAINING_TEMPLATES } from '../world/suites';
-import { makeTask, oracle, TEMPLATES } from '../world/tasks';
+import { HELD_OUT_DOMAINS, HELD_OUT_SITES, TEST_SEED_BASE, TRAINING_TEMPLATES } from '../world/suites';
+import { oracle, TEMPLATES } from '../world/tasks';
 import type { AnyTemplate } from '../world/tasks/template';
 import type { Ref, RefStyle, Screen, Task, UIElement } from '../world/types';
 import { REF_STYLES } from '../world/types';
@@ -59,15 +60,8 @@ function screensOfTask(task: Task): PoolScreen[] {
 function drawScreens(rng: Random, count: number, templates: readonly AnyTemplate[], seedLo: number, seedHi: number, training: boolean): PoolScreen[] {
   const out: PoolScreen[] = [];
   for (let guard = 0; out.length < count && guard < count * 10; guard++) {
-    const template = rng.pick(templates);
-    const seed = rng.int(seedLo, seedHi);
-    let task: Task;
-    try {
-      task = makeTask(template, seed, rng.fork(seed));
-    } catch {
-      continue; // this seed's data cannot host the template
-    }
-    if (training && !isTrainingTask(task)) throw new Error(`grounder pretraining: ${task.id} is not a training task`);
+    const task = drawTask(rng, templates, seedLo, seedHi, training, 'grounder pretraining');
+    if (!task) continue;
     for (const s of screensOfTask(task)) if (out.length < count) out.push(s);
   }
   return out;
