@@ -91,9 +91,9 @@ export class Lab {
     writeLabUrl({ seed });
   }
 
-  /** The URL's choice, else the base models where they ship for `preset`. */
+  /** The base models where they ship for `preset`, unless the URL chose scratch. */
   startFor(preset: PresetChoice): StartChoice {
-    return this.start ?? (baseShipsFor(preset) ? 'base' : 'scratch');
+    return this.start !== 'scratch' && baseShipsFor(preset) ? 'base' : 'scratch';
   }
 
   setStart(start: StartChoice): void {
