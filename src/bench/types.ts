@@ -146,37 +146,8 @@ export interface BenchReport {
   /** Wall time of one small kernel (dispatch overhead): kernels_per_step times this bounds a step from below. */
   dispatch_ms: number;
   screens: { rendered_per_second: number; ms_each: number; count: number };
-  grounder: {
-    sft_samples_per_second: number;
-    batch: number;
-    step_ms: number;
-    step_gflop: number;
-    step_gflops: number;
-    matmul_gflops: number;
-    matmul_shape: MatmulShape;
-    step_efficiency: number;
-    kernels_per_step: number;
-    matmuls_per_step: number;
-    warmup_ms: number;
-    shaders_compiled_warmup: number | null;
-    shaders_compiled_timed: number | null;
-  };
-  planner: {
-    grpo_groups_per_second: number;
-    prompts: number;
-    group_size: number;
-    step_ms: number;
-    step_gflop: number;
-    step_gflops: number;
-    matmul_gflops: number;
-    matmul_shape: MatmulShape;
-    step_efficiency: number;
-    kernels_per_step: number;
-    matmuls_per_step: number;
-    warmup_ms: number;
-    shaders_compiled_warmup: number | null;
-    shaders_compiled_timed: number | null;
-  };
+  grounder: ReportedStep & { sft_samples_per_second: number; batch: number };
+  planner: ReportedStep & { grpo_groups_per_second: number; prompts: number; group_size: number };
   iteration: {
     /** Which iteration `phases_seconds` is (the last: shaders compiled, caches warm). */
     iteration: number;
@@ -209,4 +180,19 @@ export interface BenchReport {
     longest_task_under_50ms: boolean;
   };
   wall_seconds: number;
+}
+
+/** What the report says of one training step, grounder's or planner's, against the same-run matmul. */
+export interface ReportedStep {
+  step_ms: number;
+  step_gflop: number;
+  step_gflops: number;
+  matmul_gflops: number;
+  matmul_shape: MatmulShape;
+  step_efficiency: number;
+  kernels_per_step: number;
+  matmuls_per_step: number;
+  warmup_ms: number;
+  shaders_compiled_warmup: number | null;
+  shaders_compiled_timed: number | null;
 }
