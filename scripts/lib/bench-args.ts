@@ -35,8 +35,8 @@ export const REDUCED_COEVO: Record<'tiny' | 'demo', readonly string[]> = {
 
 const SIZES: Record<'tiny' | 'demo', Omit<BenchOptions, 'preset' | 'seed' | 'coevoSet' | 'iterations'>> = {
   // The co-evolution tiny preset's grounder batch; planner GRPO with 2 prompts × 4 (the preset's 4 × 7 takes many minutes a step on software WebGPU).
-  tiny: { screens: 20, grounderBatch: 8, grounderSteps: 2, grpoPrompts: 2, groupSize: 4, plannerSteps: 1, matmulReps: 10 },
-  demo: { screens: 100, grounderBatch: 16, grounderSteps: 5, grpoPrompts: 8, groupSize: 7, plannerSteps: 2, matmulReps: 20 },
+  tiny: { screens: 20, grounderBatch: 8, grounderSteps: 2, grpoPrompts: 2, groupSize: 4, plannerSteps: 1, matmulReps: 10, kernelReps: 2 },
+  demo: { screens: 100, grounderBatch: 16, grounderSteps: 5, grpoPrompts: 8, groupSize: 7, plannerSteps: 2, matmulReps: 20, kernelReps: 5 },
 };
 
 export const BENCH_HELP = `Measures training speed and memory in the real app, in headless Chromium with WebGPU, and writes JSON.
@@ -49,13 +49,15 @@ usage: npm run bench -- [options]
   --iterations K       co-evolution iterations for phase times and memory (default 3; 0 skips them)
   --backend B          webgpu or wasm (default webgpu; with --backend webgpu a missing adapter is an error)
   --set KEY=VALUE      override a field of the reduced co-evolution config (repeatable)
+  --kernel-reps N      replays of each distinct kernel of the two steps, for the time-per-kernel
+                       table (default ${SIZES.tiny.kernelReps} for tiny, ${SIZES.demo.kernelReps} for demo; 0 skips it)
   -h, --help           show this help
 
 The 3-iteration run uses the preset's model sizes with reduced step counts
 (listed in the JSON under iteration.config.set). Exit status: 0 measured,
 1 the benchmark or the browser failed, 2 bad arguments.`;
 
-const FLAGS = ['preset', 'out', 'seed', 'iterations', 'backend', 'set'] as const;
+const FLAGS = ['preset', 'out', 'seed', 'iterations', 'backend', 'set', 'kernel-reps'] as const;
 
 /** Later `--set`s of a key replace the reduced config's value for it. */
 export function mergeSets(base: readonly string[], extra: readonly string[]): string[] {
@@ -77,10 +79,12 @@ export function parseBenchArgs(argv: readonly string[], now: Date = new Date()):
   if (backend !== undefined && backend !== 'webgpu' && backend !== 'wasm') throw new UsageError(`--backend must be webgpu or wasm, got "${backend}".`);
   const seed = given.has('seed') ? nonNegativeInteger('seed', given.get('seed') as string) : 1;
   const iterations = given.has('iterations') ? nonNegativeInteger('iterations', given.get('iterations') as string) : 3;
+  const sizes = { ...SIZES[preset] };
+  if (given.has('kernel-reps')) sizes.kernelReps = nonNegativeInteger('kernel-reps', given.get('kernel-reps') as string);
   return {
     help: false,
     args: {
-      options: { preset, seed, iterations, coevoSet: mergeSets(REDUCED_COEVO[preset], set), ...SIZES[preset] },
+      options: { preset, seed, iterations, coevoSet: mergeSets(REDUCED_COEVO[preset], set), ...sizes },
       out: given.get('out') ?? `out/bench/${preset}-${timestampName(now)}.json`,
       backend: backend ?? 'webgpu',
       backendExplicit: backend !== undefined,

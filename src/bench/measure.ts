@@ -6,8 +6,9 @@
  * waits once, at the end, on one element of the last result.
  */
 import * as tf from '../models/tf';
-import { countFlops, shapeFlops, type FlopCount, type KernelShapes } from './flops';
-import type { MatmulFigures, MatmulShape, MemorySnapshot, StepFigures } from './types';
+import { countFlops, shapeFlops, type FlopCount } from './flops';
+import { callOf, kernelEngine, type KernelCall } from './kernelTimes';
+import type { KernelBreakdown, MatmulFigures, MatmulShape, MemorySnapshot, StepFigures } from './types';
 
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;
@@ -29,9 +30,9 @@ export function memorySnapshot(): MemorySnapshot {
 export interface StepProfile extends FlopCount {
   /** Most tensor bytes alive during the step beyond those alive before it. */
   peakStepBytes: number;
+  /** Every kernel the step launched, in order, with what a replay needs (kernelTimes.ts). */
+  calls: (KernelCall & { inputNames: string[] })[];
 }
-
-type RunKernel = (name: string, inputs: Record<string, tf.Tensor>, attrs?: Record<string, unknown>) => tf.Tensor | tf.Tensor[];
 
 /**
  * Runs `step` once while recording the name and shapes of every kernel it
@@ -40,15 +41,15 @@ type RunKernel = (name: string, inputs: Record<string, tf.Tensor>, attrs?: Recor
  * kernel, which on WebGPU costs far more than the step itself.
  */
 export async function profileStep(step: () => Promise<unknown>): Promise<StepProfile> {
-  const engine = tf.engine() as unknown as { runKernel: RunKernel };
+  const engine = kernelEngine();
   const original = engine.runKernel;
-  const kernels: KernelShapes[] = [];
+  const kernels: (KernelCall & { inputNames: string[] })[] = [];
   const before = tf.memory().numBytes;
   let peak = before;
   engine.runKernel = function (this: unknown, name, inputs, attrs) {
     const out = original.call(this, name, inputs, attrs);
     const outs = Array.isArray(out) ? out : [out];
-    kernels.push({ name, inputShapes: Object.values(inputs).map((t) => (t ? t.shape : null)), outputShapes: outs.map((t) => t.shape) });
+    kernels.push({ ...callOf(name, inputs, attrs, outs), inputNames: Object.keys(inputs) });
     peak = Math.max(peak, tf.memory().numBytes);
     return out;
   };
@@ -57,7 +58,7 @@ export async function profileStep(step: () => Promise<unknown>): Promise<StepPro
   } finally {
     engine.runKernel = original;
   }
-  return { ...countFlops(kernels), peakStepBytes: Math.max(0, peak - before) };
+  return { ...countFlops(kernels), peakStepBytes: Math.max(0, peak - before), calls: kernels };
 }
 
 /** Compiled shader programs the WebGPU backend holds (null on other backends): a count that grows during a timed step means shapes are not fixed. */
@@ -102,7 +103,7 @@ export async function timeSteps(
   return { timing: { warmupMs, stepMs, warmupShaders: diff(s0, s1), timedShaders: diff(s1, s2) }, profile };
 }
 
-export function stepFigures(timing: StepTiming, profile: StepProfile): StepFigures {
+export function stepFigures(timing: StepTiming, profile: StepProfile, kernelTimes: KernelBreakdown | null = null): StepFigures {
   const medianMs = median(timing.stepMs);
   if (!profile.dominant) throw new Error('The profiled step ran no matrix product, so it has no FLOP count to compare.');
   return {
@@ -117,6 +118,7 @@ export function stepFigures(timing: StepTiming, profile: StepProfile): StepFigur
     dominant: profile.dominant,
     gflops: profile.flops / medianMs / 1e6,
     peakStepBytes: profile.peakStepBytes,
+    kernelTimes,
   };
 }
 

@@ -3,7 +3,7 @@
  * figures next to the ratios and the acceptance checks of issue 7. Pure, so
  * the command and the tests build the same thing.
  */
-import type { BenchMachine, BenchReport, MainThreadBench, MemorySnapshot, StepFigures, WorkerBench } from './types';
+import type { BenchMachine, BenchReport, MainThreadBench, MemorySnapshot, ReportedStep, StepFigures, WorkerBench } from './types';
 
 const round = (x: number, digits = 4): number => (Number.isFinite(x) ? +x.toPrecision(digits) : x);
 
@@ -25,6 +25,19 @@ function stepFields(step: StepFigures, matmulGflops: number, shape: BenchReport[
     warmup_ms: round(step.warmupMs),
     shaders_compiled_warmup: step.warmupShaders,
     shaders_compiled_timed: step.timedShaders,
+    kernel_times: kernelFields(step),
+  };
+}
+
+function kernelFields(step: StepFigures): ReportedStep['kernel_times'] {
+  const k = step.kernelTimes;
+  if (!k) return null;
+  return {
+    estimate_ms: round(k.estimateMs),
+    explained_share: round(k.estimateMs / step.medianMs, 3),
+    skipped_calls: k.skipped,
+    by_name: k.byName.map((e) => ({ kernel: e.kernel, count: e.count, ms: round(e.msTotal) })),
+    top: k.top.map((e) => ({ kernel: e.kernel, inputs: e.inputs, count: e.count, ms_each: round(e.msEach), ms: round(e.msTotal) })),
   };
 }
 
@@ -120,6 +133,12 @@ export function benchTable(r: BenchReport): string {
     ['planner GRPO', `${r.planner.grpo_groups_per_second} groups/s (${r.planner.prompts}×${r.planner.group_size}, ${r.planner.step_ms} ms/step)`],
     ['planner step', `${r.planner.step_gflops} GFLOP/s vs matmul ${r.planner.matmul_gflops} → efficiency ${r.planner.step_efficiency}`],
   ];
+  for (const [name, step] of [['grounder', r.grounder], ['planner', r.planner]] as const) {
+    const k = step.kernel_times;
+    if (!k) continue;
+    const top = k.by_name.slice(0, 4).map((e) => `${e.kernel} ${e.ms} ms`).join(', ');
+    rows.push([`${name} time by kernel`, `${k.estimate_ms} ms replayed (${Math.round(k.explained_share * 100)}% of the step): ${top}`]);
+  }
   if (r.iteration) {
     const phases = Object.entries(r.iteration.phases_seconds).map(([k, v]) => `${k} ${v}s`).join(', ');
     rows.push([`iteration ${r.iteration.iteration}${r.iteration.config.reduced ? ' (reduced config)' : ''}`, `${r.iteration.total_seconds} s: ${phases}`]);

@@ -10,8 +10,9 @@ import type { Paint } from '../learn/stepCheck';
 import { benchGrounder, grounderSftTrainer, plannerGrpoTrainer, type TimedTrainer } from './agentSteps';
 import { benchCoevo, type CoevoDriver } from './coevoRun';
 import { dispatchMs, matmulFigures, memorySnapshot, stepFigures, timeSteps } from './measure';
+import { byKernelName, timeKernels } from './kernelTimes';
 import { benchScreens, timeScreens } from './screens';
-import type { BenchOptions, BenchProgress, StepFigures, WorkerBench } from './types';
+import type { BenchOptions, BenchProgress, KernelBreakdown, StepFigures, WorkerBench } from './types';
 
 export interface BenchDeps {
   paint: Paint;
@@ -20,14 +21,29 @@ export interface BenchDeps {
   onProgress(p: BenchProgress): void;
 }
 
-async function measureTrainer(trainer: TimedTrainer, steps: number, say: (detail: string) => void): Promise<StepFigures> {
+/** How many of the most expensive distinct kernel calls the report lists. */
+const TOP_KERNELS = 12;
+
+async function measureTrainer(trainer: TimedTrainer, steps: number, kernelReps: number, say: (detail: string) => void): Promise<StepFigures> {
   try {
     say('warm-up step (compiles shaders; profiled to count FLOPs)');
     const { timing, profile } = await timeSteps(() => trainer.step(), steps, (i, lastMs) => say(`timed step ${i + 1}/${steps} (the step before took ${Math.round(lastMs)} ms)`));
-    return stepFigures(timing, profile);
+    let breakdown: KernelBreakdown | null = null;
+    if (kernelReps > 0) {
+      const t = await timeKernels(profile.calls, kernelReps, (done, total) => say(`replaying kernel ${done + 1} of ${total} distinct calls`));
+      breakdown = { estimateMs: t.estimateMs, skipped: t.skipped, top: t.kernels.slice(0, TOP_KERNELS), byName: byKernelName(t.kernels) };
+    }
+    return stepFigures(timing, profile, breakdown);
   } finally {
     trainer.dispose();
   }
+}
+
+function kernelLine(name: string, s: StepFigures): string | null {
+  const k = s.kernelTimes;
+  if (!k) return null;
+  const top = k.byName.slice(0, 5).map((e) => `${e.kernel} ${Math.round(e.msTotal)} ms (${e.count}×)`).join(', ');
+  return `${name} kernels replayed: ${Math.round(k.estimateMs)} ms of the ${Math.round(s.medianMs)} ms step explained; ${top}`;
 }
 
 function stepLine(name: string, s: StepFigures, matmulGflops: number): string {
@@ -54,15 +70,19 @@ export async function runBench(o: BenchOptions, deps: BenchDeps): Promise<Worker
 
   const g = benchGrounder(o.preset, o.seed);
   try {
-    const gStep = await measureTrainer(grounderSftTrainer(g, { seed: o.seed, batch: o.grounderBatch, distinct: Math.min(4, o.grounderSteps + 2), paint: deps.paint }), o.grounderSteps, stage('grounder SFT'));
+    const gStep = await measureTrainer(grounderSftTrainer(g, { seed: o.seed, batch: o.grounderBatch, distinct: Math.min(4, o.grounderSteps + 2), paint: deps.paint }), o.grounderSteps, o.kernelReps, stage('grounder SFT'));
     stage('matmul')(`reference for the grounder step [${Object.values(gStep.dominant).join('×')}]`);
     const gMatmul = await matmulFigures(gStep.dominant, o.matmulReps);
     result(stepLine('grounder SFT', gStep, gMatmul.gflops));
+    const gKernels = kernelLine('grounder SFT', gStep);
+    if (gKernels) result(gKernels);
 
-    const pStep = await measureTrainer(plannerGrpoTrainer(o.preset, g, { seed: o.seed, prompts: o.grpoPrompts, groupSize: o.groupSize, paint: deps.paint }), o.plannerSteps, stage('planner GRPO'));
+    const pStep = await measureTrainer(plannerGrpoTrainer(o.preset, g, { seed: o.seed, prompts: o.grpoPrompts, groupSize: o.groupSize, paint: deps.paint }), o.plannerSteps, o.kernelReps, stage('planner GRPO'));
     stage('matmul')(`reference for the planner step [${Object.values(pStep.dominant).join('×')}]`);
     const pMatmul = await matmulFigures(pStep.dominant, o.matmulReps);
     result(stepLine('planner GRPO', pStep, pMatmul.gflops));
+    const pKernels = kernelLine('planner GRPO', pStep);
+    if (pKernels) result(pKernels);
 
     const coevo =
       o.iterations > 0

@@ -20,6 +20,8 @@ export interface BenchOptions {
   plannerSteps: number;
   /** Timed repetitions of the reference matmul (after one warm-up). */
   matmulReps: number;
+  /** Timed replays of each distinct kernel of the steps, for the time-per-kernel table (0 skips it). */
+  kernelReps: number;
   /** Co-evolution iterations run for the per-phase times and the memory figures (0 skips them). */
   iterations: number;
   /** `key=value` overrides of the preset's co-evolution config for that run (the reduced config). */
@@ -64,6 +66,31 @@ export interface StepFigures {
   gflops: number;
   /** Most tensor bytes alive during the step beyond those alive before it. */
   peakStepBytes: number;
+  /** Where the time goes, when the kernels were replayed (BenchOptions.kernelReps > 0). */
+  kernelTimes: KernelBreakdown | null;
+}
+
+/** One distinct kernel call of a step, replayed on its own (kernelTimes.ts). */
+export interface KernelTime {
+  kernel: string;
+  inputs: (number[] | null)[];
+  /** How many times the step ran it. */
+  count: number;
+  msEach: number;
+  /** msEach × count: its estimated share of the step. */
+  msTotal: number;
+}
+
+/** A step's time split by kernel: the replays' estimates, most expensive first. */
+export interface KernelBreakdown {
+  /** Sum of every replayed kernel's estimate; compare with the step's median. */
+  estimateMs: number;
+  /** Kernel calls that could not be replayed out of context (not in the estimate). */
+  skipped: number;
+  /** The most expensive distinct calls. */
+  top: KernelTime[];
+  /** Estimated time per kernel name, all shapes together. */
+  byName: { kernel: string; count: number; msTotal: number }[];
 }
 
 export interface MatmulFigures {
@@ -195,4 +222,13 @@ export interface ReportedStep {
   warmup_ms: number;
   shaders_compiled_warmup: number | null;
   shaders_compiled_timed: number | null;
+  /** The step's time split by kernel, from replaying each distinct call (null when skipped with --kernel-reps 0). */
+  kernel_times: {
+    estimate_ms: number;
+    /** estimate_ms over the measured step: how much of the step the replays explain. */
+    explained_share: number;
+    skipped_calls: number;
+    by_name: { kernel: string; count: number; ms: number }[];
+    top: { kernel: string; inputs: (number[] | null)[]; count: number; ms_each: number; ms: number }[];
+  } | null;
 }

@@ -6,7 +6,7 @@ import { mergeSets, parseBenchArgs, REDUCED_COEVO, UsageError } from '../../scri
 const mem = (tensors: number, gpu: number): MemorySnapshot => ({ tensors, bytes: gpu, gpuBytesInUse: gpu, gpuBytesAllocated: gpu * 2 });
 
 function step(flops: number, medianMs: number, peak = 1000): StepFigures {
-  return { stepMs: [medianMs], warmupMs: 5 * medianMs, warmupShaders: 40, timedShaders: 0, medianMs, flops, matmuls: 10, kernels: 300, dominant: { batch: 1, m: 64, k: 32, n: 16 }, gflops: flops / medianMs / 1e6, peakStepBytes: peak };
+  return { stepMs: [medianMs], warmupMs: 5 * medianMs, warmupShaders: 40, timedShaders: 0, medianMs, flops, matmuls: 10, kernels: 300, dominant: { batch: 1, m: 64, k: 32, n: 16 }, gflops: flops / medianMs / 1e6, peakStepBytes: peak, kernelTimes: null };
 }
 
 function worker(after: MemorySnapshot[]): WorkerBench {
@@ -98,6 +98,10 @@ describe('npm run bench arguments', () => {
     expect(() => parseBenchArgs(['--preset', 'full'])).toThrow(UsageError);
     expect(() => parseBenchArgs(['--frobnicate'])).toThrow(/unknown option/);
     expect(() => parseBenchArgs(['--seed', '-1'])).toThrow(/integer/);
+    const k = parseBenchArgs(['--kernel-reps', '0']);
+    if (k.help) throw new Error('unexpected help');
+    expect(k.args.options.kernelReps).toBe(0);
+    expect(() => parseBenchArgs(['--kernel-reps', 'x'])).toThrow(/integer/);
     expect(parseBenchArgs(['--help'])).toEqual({ help: true });
   });
 });
