@@ -10,7 +10,7 @@
  */
 import * as tf from './tf';
 import { maskOf, oneHotFloat } from './dtype';
-import { im2col3x3, matMul } from './fastops';
+import { im2col3x3, matMul, matMulData } from './fastops';
 import { get, normal, ONES, ZEROS, type ParamMap, type ParamSpecs } from './params';
 
 /** Additive mask value: large enough to silence a logit, small enough to stay finite in float32 softmax. */
@@ -20,13 +20,22 @@ export function denseSpecs(name: string, fanIn: number, fanOut: number, std = 1 
   return { [`${name}.w`]: { shape: [fanIn, fanOut], init: normal(std) }, [`${name}.b`]: { shape: [fanOut], init: ZEROS } };
 }
 
-/** x [..., in] → [..., out]: matMul over the flattened leading axes. */
-export function dense(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
+/** x [..., in] → [..., out]: `product` over the flattened leading axes. */
+function affine(product: (x: tf.Tensor2D, w: tf.Tensor) => tf.Tensor, p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
   const w = get(p, `${name}.w`);
   const lead = x.shape.slice(0, -1);
   const x2 = tf.reshape(x, [-1, x.shape[x.shape.length - 1]]) as tf.Tensor2D;
-  const y = tf.add(matMul(x2, w), get(p, `${name}.b`));
+  const y = tf.add(product(x2, w), get(p, `${name}.b`));
   return tf.reshape(y, [...lead, w.shape[1] as number]);
+}
+
+export function dense(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
+  return affine(matMul, p, name, x);
+}
+
+/** dense() on data that is never trained through (pixels): the backward pass skips the input's gradient. */
+export function denseOnData(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
+  return affine(matMulData, p, name, x);
 }
 
 export function layerNormSpecs(name: string, dim: number): ParamSpecs {
