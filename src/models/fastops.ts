@@ -37,6 +37,11 @@ function product(a: tf.Tensor, b: tf.Tensor, ta: boolean, tb: boolean): tf.Tenso
   return tf.matMul(ta ? swapLast(a) : a, tb ? swapLast(b) : b);
 }
 
+/** aᵀ × b for use inside gradients (no gradient of its own): a transpose flag on WebGPU, an explicit transpose elsewhere. */
+export function transposedTimes(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
+  return product(a, b, true, false);
+}
+
 const matMulNN = tf.customGrad((...args: Arg[]) => {
   const [a, b, save] = args as [tf.Tensor, tf.Tensor, tf.GradSaveFunc];
   save([a, b]);

@@ -17,7 +17,7 @@ import { maskOf, oneHotFloat } from './dtype';
 import type { Random } from '../learn/random';
 import { SPECIAL } from '../text/tokenizer';
 import { block, blockSpecs, causalMask, dense, embeddingSpecs, keyPaddingMask, layerNorm, layerNormSpecs, mlp } from './layers';
-import { matMul } from './fastops';
+import { matMul, transposedTimes } from './fastops';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
 import { sampleIndex } from './grounder';
 
@@ -63,8 +63,9 @@ function tokenEmbedding(p: ParamMap, ids: tf.Tensor2D): tf.Tensor3D {
     return {
       value: tf.gather(t, ids),
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-        const hotT = tf.transpose(tf.reshape(oneHotFloat(saved[0], v), [-1, v]));
-        return [tf.matMul(hotT, tf.reshape(dy, [-1, d]))];
+        // oneHotᵀ · dy: on WebGPU an explicit transpose of the [B·S, V] one-hot took 10 s of a
+        // 67 s planner step on SwiftShader (npm run bench, time by kernel); the flag is free there.
+        return [transposedTimes(tf.reshape(oneHotFloat(saved[0], v), [-1, v]), tf.reshape(dy, [-1, d]))];
       },
     };
   });
