@@ -216,31 +216,40 @@ export const REGION_ROWS = Math.ceil(GRID_ROWS / 2);
 export const REGION_COLS = Math.ceil(GRID_COLS / 2);
 
 /*
- * Regions are built from the four strided slices of each 2×2 block and
- * spread back with concats, not with tf.mean over axes 2 and 4 and a
- * broadcast add: on WebGPU those reductions over inner axes (forward, and
- * the broadcast's gradient) took over a second each per step on SwiftShader
- * (npm run bench, time by kernel), while slices, concats and adds, and
- * their gradients (pads, slices, adds), are plain copies.
+ * On WebGPU regions are built from the four strided slices of each 2×2
+ * block and spread back with concats: tf.mean over axes 2 and 4 and a
+ * broadcast add (whose gradient is the same kind of sum) took over a second
+ * each per step on SwiftShader (npm run bench, time by kernel), while
+ * slices, concats and adds, and their gradients, are plain copies. On WASM
+ * it is the other way round (rank-6 slices and the concats' gradients made
+ * a grounder step 2.5× slower), so there the reductions stay. Same values.
  */
 
+const slicesHere = (): boolean => tf.getBackend() === 'webgpu';
+
 /** Cell features [B, cells, d] → region means [B, regions, d] (padding cells count as zeros). */
-function toRegions(x: tf.Tensor): tf.Tensor {
+export function toRegions(x: tf.Tensor, bySlices = slicesHere()): tf.Tensor {
   const [b, , d] = x.shape;
   const grid = tf.reshape(x, [b, GRID_ROWS, GRID_COLS, d]);
   const padded = tf.pad(grid, [[0, 0], [0, 2 * REGION_ROWS - GRID_ROWS], [0, 2 * REGION_COLS - GRID_COLS], [0, 0]]);
   const blocks = tf.reshape(padded, [b, REGION_ROWS, 2, REGION_COLS, 2, d]);
+  if (!bySlices) return tf.reshape(tf.mean(blocks, [2, 4]), [b, REGION_ROWS * REGION_COLS, d]);
   const corner = (i: number, j: number) => tf.slice(blocks, [0, 0, i, 0, j, 0], [b, REGION_ROWS, 1, REGION_COLS, 1, d]);
   const sum = tf.add(tf.add(corner(0, 0), corner(0, 1)), tf.add(corner(1, 0), corner(1, 1)));
   return tf.reshape(tf.mul(sum, 0.25), [b, REGION_ROWS * REGION_COLS, d]);
 }
 
 /** Region features [B, regions, d] → each cell gets its region's features [B, cells, d]. */
-function fromRegions(r: tf.Tensor): tf.Tensor {
+export function fromRegions(r: tf.Tensor, bySlices = slicesHere()): tf.Tensor {
   const [b, , d] = r.shape;
   const one = tf.reshape(r, [b, REGION_ROWS, 1, REGION_COLS, 1, d]);
-  const wide = tf.concat([one, one], 4);
-  const grid = tf.reshape(tf.concat([wide, wide], 2), [b, 2 * REGION_ROWS, 2 * REGION_COLS, d]);
+  let spread: tf.Tensor;
+  if (!bySlices) spread = tf.add(one, tf.zeros([1, 1, 2, 1, 2, d]));
+  else {
+    const wide = tf.concat([one, one], 4);
+    spread = tf.concat([wide, wide], 2);
+  }
+  const grid = tf.reshape(spread, [b, 2 * REGION_ROWS, 2 * REGION_COLS, d]);
   return tf.reshape(tf.slice(grid, [0, 0, 0, 0], [b, GRID_ROWS, GRID_COLS, d]), [b, GRID_CELLS, d]);
 }
 
