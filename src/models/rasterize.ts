@@ -9,6 +9,7 @@
  * on one do not transfer to the other.
  */
 import { PALETTE } from '../world/render/palette';
+import { shownText } from '../world/cellLabels';
 import { hashString } from '../learn/random';
 import type { Screen, UIElement, Role } from '../world/types';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, IMAGE_FLOATS } from './canvas';
@@ -123,12 +124,17 @@ function paintElement(p: Painter, e: UIElement, dark: boolean, ink: RGB): void {
     p.bitmap(iconBits(e.icon), 5, 5, Math.round(x + 2), Math.round(y + h / 2 - 2.5), onFill, e.box);
     cx += 7;
   }
-  const text = e.text ?? (e.role === 'text-field' || e.role === 'search-box' ? e.state.value ?? e.label : undefined);
+  // The text the reading labels describe (cellLabels.shownText: a field's value, else its text or label;
+  // containers' titles are drawn by a child), squeezed to fit as the Canvas renderer's maxWidth does, so
+  // that every labelled letter is on screen.
+  const text = shownText(e);
   if (text) {
     const ty = Math.round(y + h / 2 - 2.5);
-    for (const ch of text) {
+    const chars = [...text];
+    const pitch = Math.min(4, Math.max(1, (x + w - 1 - cx) / chars.length));
+    for (const ch of chars) {
       if (ch !== ' ') p.bitmap(glyphBits(ch), 3, 5, Math.round(cx), ty, onFill, e.box);
-      cx += 4;
+      cx += pitch;
     }
   }
 }
