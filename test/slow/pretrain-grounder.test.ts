@@ -29,7 +29,9 @@ const STEPS = Number(process.env.COEVO_GROUNDER_STEPS ?? 500);
  * not reached yet. Measured at 500 steps, seed 1 (2 shared cores, 32 min):
  * text 0.225 (chance 0.096), icon 0.600 (0.074), position 0.300 (0.093),
  * relation 0.175 (0.094), colour 0.225 (0.067), function 0.175 (0.074);
- * letter F1 0.435, so reading letters is what holds text back.
+ * letter F1 0.435, so reading letters is what holds text back. (Measured
+ * before the Node painter drew each element's shown text squeezed to fit,
+ * 1 Dec; not re-run since.)
  */
 const TEXT_MIN = Number(process.env.COEVO_GROUNDER_TEXT_MIN ?? 0.2);
 
