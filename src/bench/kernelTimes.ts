@@ -13,6 +13,8 @@ import type { KernelShapes } from './flops';
 import type { KernelTime } from './types';
 
 export interface KernelCall extends KernelShapes {
+  /** The kernel's input names, in the order of inputShapes (a replay passes them back by name). */
+  inputNames: string[];
   inputDtypes: (tf.DataType | null)[];
   attrs: Record<string, unknown>;
 }
@@ -28,6 +30,7 @@ export function callOf(name: string, inputs: Record<string, tf.Tensor | null>, a
   const ins = Object.values(inputs);
   return {
     name,
+    inputNames: Object.keys(inputs),
     inputShapes: ins.map((t) => (t ? t.shape : null)),
     inputDtypes: ins.map((t) => (t ? t.dtype : null)),
     outputShapes: outs.map((t) => t.shape),
@@ -36,14 +39,13 @@ export function callOf(name: string, inputs: Record<string, tf.Tensor | null>, a
 }
 
 /** Same kernel, same operands, same attributes: one replay stands for all of them. */
-function signature(c: KernelCall, inputNames: readonly string[]): string {
-  const ins = c.inputShapes.map((s, i) => `${inputNames[i]}:${c.inputDtypes[i]}[${s ?? ''}]`).join(',');
+function signature(c: KernelCall): string {
+  const ins = c.inputShapes.map((s, i) => `${c.inputNames[i]}:${c.inputDtypes[i]}[${s ?? ''}]`).join(',');
   return `${c.name}(${ins})${JSON.stringify(c.attrs)}`;
 }
 
 interface Group {
   call: KernelCall;
-  inputNames: string[];
   count: number;
 }
 
@@ -72,16 +74,16 @@ function dispose(out: tf.Tensor | tf.Tensor[]): void {
  * input the record could not rebuild) are counted in `skipped`.
  */
 export async function timeKernels(
-  calls: readonly (KernelCall & { inputNames: string[] })[],
+  calls: readonly KernelCall[],
   reps: number,
   onProgress?: (done: number, total: number) => void,
 ): Promise<{ kernels: KernelTime[]; estimateMs: number; skipped: number }> {
   const groups = new Map<string, Group>();
   for (const c of calls) {
-    const key = signature(c, c.inputNames);
+    const key = signature(c);
     const g = groups.get(key);
     if (g) g.count++;
-    else groups.set(key, { call: c, inputNames: c.inputNames, count: 1 });
+    else groups.set(key, { call: c, count: 1 });
   }
   const engine = kernelEngine();
   const out: KernelTime[] = [];
@@ -93,7 +95,7 @@ export async function timeKernels(
     try {
       g.call.inputShapes.forEach((s, i) => {
         const dtype = g.call.inputDtypes[i];
-        if (s && dtype) inputs[g.inputNames[i]] = operand(s, dtype);
+        if (s && dtype) inputs[g.call.inputNames[i]] = operand(s, dtype);
       });
       const run = () => engine.runKernel(g.call.name, inputs, g.call.attrs);
       const warm = run();

@@ -31,7 +31,7 @@ export interface StepProfile extends FlopCount {
   /** Most tensor bytes alive during the step beyond those alive before it. */
   peakStepBytes: number;
   /** Every kernel the step launched, in order, with what a replay needs (kernelTimes.ts). */
-  calls: (KernelCall & { inputNames: string[] })[];
+  calls: KernelCall[];
 }
 
 /**
@@ -43,13 +43,13 @@ export interface StepProfile extends FlopCount {
 export async function profileStep(step: () => Promise<unknown>): Promise<StepProfile> {
   const engine = kernelEngine();
   const original = engine.runKernel;
-  const kernels: (KernelCall & { inputNames: string[] })[] = [];
+  const kernels: KernelCall[] = [];
   const before = tf.memory().numBytes;
   let peak = before;
   engine.runKernel = function (this: unknown, name, inputs, attrs) {
     const out = original.call(this, name, inputs, attrs);
     const outs = Array.isArray(out) ? out : [out];
-    kernels.push({ ...callOf(name, inputs, attrs, outs), inputNames: Object.keys(inputs) });
+    kernels.push(callOf(name, inputs, attrs, outs));
     peak = Math.max(peak, tf.memory().numBytes);
     return out;
   };
