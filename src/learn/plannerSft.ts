@@ -14,6 +14,9 @@ import type { PlannerBatch } from '../models/plannerData';
 import { loraParams, loraTrainables, type Lora } from '../models/lora';
 import type { ParamMap, Params } from '../models/params';
 
+/** Global gradient-norm clip of the planner's updates in the loop (its learning runs in test/slow train with it). */
+export const PLANNER_CLIP_NORM = 1;
+
 export interface PlannerSftOptions {
   /** Adam learning rate. */
   lr: number;
@@ -45,11 +48,17 @@ export function plannerSftLoss(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tenso
   });
 }
 
-/** Scales gradients so that their global norm is at most `maxNorm` (no read-back). */
+/**
+ * Scales gradients so that their global norm is at most `maxNorm` (no read-back).
+ * The squares are summed by plain adds: tfjs-webgpu's addN binds every input
+ * at once, and with the planner's 37 gradients that exceeds the adapter's
+ * storage-buffer limit, so the pipeline fails to build, the norm reads 0 and
+ * nothing is clipped (WebGPU runs then drifted from WASM from the second step).
+ */
 export function clipByGlobalNorm(grads: tf.NamedTensorMap, maxNorm: number): tf.NamedTensorMap {
   return tf.tidy(() => {
     const sq = Object.values(grads).map((g) => tf.sum(tf.square(g)));
-    const norm = tf.sqrt(tf.addN(sq));
+    const norm = tf.sqrt(sq.reduce((a, b) => tf.add(a, b)));
     const scale = tf.div(maxNorm, tf.maximum(norm, maxNorm));
     return Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, tf.mul(g, scale)]));
   });

@@ -18,7 +18,7 @@ import { sliceTrainingExamples } from './grounderCurriculum';
 import type { Screen } from '../world/types';
 import { initPlanner } from '../models/planner';
 import { plannerPreset } from '../models/presets';
-import { makePlannerSft } from './plannerSft';
+import { makePlannerSft, PLANNER_CLIP_NORM } from './plannerSft';
 import { makePlannerGrpo } from './plannerGrpo';
 import { verifierGrounder } from './plannerGrounderPool';
 import { plannerSftBatch, trainingPlannerStates } from './plannerStates';
@@ -101,7 +101,7 @@ function plannerTrainer(o: StepCheckOptions): Trainer {
   const chunk = (i: number) => states.slice((i % o.steps) * o.batch, ((i % o.steps) + 1) * o.batch);
   let i = 0;
   if (o.kind === 'planner-sft') {
-    const sft = makePlannerSft(params, cfg, { lr: 3e-3 });
+    const sft = makePlannerSft(params, cfg, { lr: 3e-3, clipNorm: PLANNER_CLIP_NORM });
     return {
       step: async () => ({ loss: (await sft.step(plannerSftBatch(tok, cfg, chunk(i++)))).loss }),
       dispose: () => {
@@ -110,7 +110,7 @@ function plannerTrainer(o: StepCheckOptions): Trainer {
       },
     };
   }
-  const grpo = makePlannerGrpo(params, cfg, tok, { lr: 1e-3, pool: [verifierGrounder()], rng: rng.fork('grpo'), groupSize: 4 });
+  const grpo = makePlannerGrpo(params, cfg, tok, { lr: 1e-3, pool: [verifierGrounder()], rng: rng.fork('grpo'), groupSize: 4, clipNorm: PLANNER_CLIP_NORM });
   return {
     step: async () => {
       const r = await grpo.step(chunk(i++));

@@ -19,7 +19,7 @@ import { GROUPS_PER_BATCH, groupRecordsOfStep, recordedBatches, type GroupRecord
 import { grpoSummary } from '../report';
 import { checkpointRecord } from '../runState';
 import { mean, SeriesWriter, type PhaseContext, type PhaseOutput } from './context';
-import { PLANNER_CLIP_NORM } from './plannerSft';
+import { PLANNER_CLIP_NORM } from '../../learn/plannerSft';
 import { trainableCopy, withLora } from './training';
 
 export const PLANNER_GRPO_REWARD = 'planner-grpo/reward';

@@ -6,15 +6,13 @@
  * asks for it (merged into π0 at the end).
  */
 import { disposeParams } from '../../models/params';
-import { makePlannerSft } from '../../learn/plannerSft';
+import { makePlannerSft, PLANNER_CLIP_NORM } from '../../learn/plannerSft';
 import { plannerSftBatch, type PlannerState } from '../../learn/plannerStates';
 import { checkpointRecord } from '../runState';
 import { mean, SeriesWriter, type PhaseContext, type PhaseOutput } from './context';
 import { batchOrder, startingWeights, withLora } from './training';
 
 export const PLANNER_SFT_LOSS = 'planner-sft/loss';
-/** Global gradient-norm clip of the planner's updates (its learning runs in test/slow train with it). */
-export const PLANNER_CLIP_NORM = 1;
 
 export async function plannerSftPhase(ctx: PhaseContext): Promise<PhaseOutput> {
   const { config, state } = ctx;
