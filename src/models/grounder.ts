@@ -221,8 +221,8 @@ export const REGION_COLS = Math.ceil(GRID_COLS / 2);
  * broadcast add (whose gradient is the same kind of sum) took over a second
  * each per step on SwiftShader (npm run bench, time by kernel), while
  * slices, concats and adds, and their gradients, are plain copies. On WASM
- * it is the other way round (rank-6 slices and the concats' gradients made
- * a grounder step 2.5× slower), so there the reductions stay. Same values.
+ * it is the other way round (slices and the concats' gradients made a
+ * grounder step 2.5× slower), so there the reductions stay. Same values.
  */
 
 const slicesHere = (): boolean => tf.getBackend() === 'webgpu';
@@ -232,9 +232,14 @@ export function toRegions(x: tf.Tensor, bySlices = slicesHere()): tf.Tensor {
   const [b, , d] = x.shape;
   const grid = tf.reshape(x, [b, GRID_ROWS, GRID_COLS, d]);
   const padded = tf.pad(grid, [[0, 0], [0, 2 * REGION_ROWS - GRID_ROWS], [0, 2 * REGION_COLS - GRID_COLS], [0, 0]]);
-  const blocks = tf.reshape(padded, [b, REGION_ROWS, 2, REGION_COLS, 2, d]);
-  if (!bySlices) return tf.reshape(tf.mean(blocks, [2, 4]), [b, REGION_ROWS * REGION_COLS, d]);
-  const corner = (i: number, j: number) => tf.slice(blocks, [0, 0, i, 0, j, 0], [b, REGION_ROWS, 1, REGION_COLS, 1, d]);
+  if (!bySlices) {
+    const blocks = tf.reshape(padded, [b, REGION_ROWS, 2, REGION_COLS, 2, d]);
+    return tf.reshape(tf.mean(blocks, [2, 4]), [b, REGION_ROWS * REGION_COLS, d]);
+  }
+  // [b·R, row in block, C, (column in block, d)]: rank 4, since a slice's gradient is a pad and
+  // tfjs-webgpu's rank-6 pad shader does not compile (it asks WGSL for a vec6), leaving garbage.
+  const blocks = tf.reshape(padded, [b * REGION_ROWS, 2, REGION_COLS, 2 * d]);
+  const corner = (i: number, j: number) => tf.slice(blocks, [0, i, 0, j * d], [b * REGION_ROWS, 1, REGION_COLS, d]);
   const sum = tf.add(tf.add(corner(0, 0), corner(0, 1)), tf.add(corner(1, 0), corner(1, 1)));
   return tf.reshape(tf.mul(sum, 0.25), [b, REGION_ROWS * REGION_COLS, d]);
 }
@@ -242,12 +247,13 @@ export function toRegions(x: tf.Tensor, bySlices = slicesHere()): tf.Tensor {
 /** Region features [B, regions, d] → each cell gets its region's features [B, cells, d]. */
 export function fromRegions(r: tf.Tensor, bySlices = slicesHere()): tf.Tensor {
   const [b, , d] = r.shape;
-  const one = tf.reshape(r, [b, REGION_ROWS, 1, REGION_COLS, 1, d]);
   let spread: tf.Tensor;
-  if (!bySlices) spread = tf.add(one, tf.zeros([1, 1, 2, 1, 2, d]));
+  if (!bySlices) spread = tf.add(tf.reshape(r, [b, REGION_ROWS, 1, REGION_COLS, 1, d]), tf.zeros([1, 1, 2, 1, 2, d]));
   else {
-    const wide = tf.concat([one, one], 4);
-    spread = tf.concat([wide, wide], 2);
+    // Rank 4 as in toRegions: [b·R, 1, C, d] → columns doubled in the last axis, then rows doubled.
+    const one = tf.reshape(r, [b * REGION_ROWS, 1, REGION_COLS, d]);
+    const wide = tf.concat([one, one], 3);
+    spread = tf.concat([wide, wide], 1);
   }
   const grid = tf.reshape(spread, [b, 2 * REGION_ROWS, 2 * REGION_COLS, d]);
   return tf.reshape(tf.slice(grid, [0, 0, 0, 0], [b, GRID_ROWS, GRID_COLS, d]), [b, GRID_CELLS, d]);
