@@ -4,10 +4,14 @@ import type { StepCheckOptions, StepCheckResult } from '../../workers/api';
 /**
  * The agents' training steps in the engine worker, in chromium: seeded steps
  * give the same losses on WebGPU (SwiftShader here) and on WASM, and the
- * tensor count stays flat across 20 steps. Software WebGPU runs a tiny
- * grounder step in about 20–40 s and a planner GRPO step (24 decoding
- * forwards) in minutes, so the WebGPU side runs one step of each rule here and
- * planner GRPO on WebGPU runs with COEVO_SLOW=1 (`npm run test:e2e:slow`).
+ * tensor count stays flat across 20 steps. Three steps of each rule, because
+ * a WebGPU-only fault in a gradient or in clipping (a shader that fails to
+ * compile leaves zeros or garbage) leaves the first loss equal and, for the
+ * rank-6 pad that broke the grounder's region gradient, moved the second by
+ * only 8e-4 but the third by 3%. Software WebGPU runs a tiny grounder
+ * step in about 15–40 s and a planner GRPO step (24 decoding forwards) in
+ * minutes, so planner GRPO on WebGPU runs with COEVO_SLOW=1
+ * (`npm run test:e2e:slow`).
  */
 
 const SLOW = process.env.COEVO_SLOW === '1';
@@ -42,27 +46,25 @@ test('no tensor leak across 20 seeded steps of each agent and rule in the worker
 });
 
 test('the same seeded steps give the same losses on WebGPU and on WASM', async ({ browser }) => {
-  test.setTimeout(SLOW ? 900_000 : 420_000);
+  test.setTimeout(SLOW ? 1_800_000 : 420_000);
   const results: Record<string, Record<string, StepCheckResult>> = { webgpu: {}, wasm: {} };
   for (const backend of ['webgpu', 'wasm'] as const) {
     const page = await browser.newPage();
     await openOn(page, backend);
-    for (const kind of KINDS) {
-      const steps = backend === 'webgpu' ? 1 : 2;
-      results[backend][kind] = await stepCheck(page, { kind, steps, batch: 1, seed: 7, preset: 'tiny' });
-    }
+    for (const kind of KINDS) results[backend][kind] = await stepCheck(page, { kind, steps: 3, batch: 1, seed: 7, preset: 'tiny' });
     await page.close();
   }
   for (const kind of KINDS) {
     const g = results.webgpu[kind];
     const w = results.wasm[kind];
-    const d = relDiff(g.losses[0], w.losses[0]);
-    console.log(`${kind}: webgpu ${g.losses[0]} (${Math.round(g.stepMs[0])} ms) vs wasm ${w.losses[0]} (${Math.round(w.stepMs[0])} ms): rel diff ${d.toExponential(2)}; rewards ${g.rewards} vs ${w.rewards.slice(0, 1)}`);
+    const d = g.losses.map((l, i) => relDiff(l, w.losses[i]));
+    console.log(`${kind}: webgpu ${g.losses.join(', ')} (${g.stepMs.map(Math.round).join(', ')} ms) vs wasm ${w.losses.join(', ')} (${w.stepMs.map(Math.round).join(', ')} ms): rel diff ${d.map((x) => x.toExponential(2)).join(', ')}; rewards ${g.rewards} vs ${w.rewards}`);
     expect(g.backend).toBe('webgpu');
     expect(w.backend).toBe('wasm');
-    expect(Number.isFinite(g.losses[0])).toBe(true);
-    expect(d).toBeLessThan(1e-3);
-    if (g.rewards.length) expect(relDiff(g.rewards[0], w.rewards[0])).toBeLessThan(1e-3);
+    expect(g.losses).toHaveLength(3);
+    expect(g.losses.every(Number.isFinite)).toBe(true);
+    for (const x of d) expect(x).toBeLessThan(1e-3);
+    g.rewards.forEach((r, i) => expect(relDiff(r, w.rewards[i])).toBeLessThan(1e-3));
     expect(g.tensorsAfterDispose).toBe(g.tensorsBefore);
   }
 });
