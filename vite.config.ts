@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
@@ -23,6 +24,9 @@ export default defineConfig({
     // Long learning runs (minutes each on a 2-core CPU) live in test/slow: `npm run test:slow`.
     include: process.env.COEVO_SLOW === '1' ? ['test/slow/**/*.test.ts'] : ['test/unit/**/*.test.ts'],
     environment: 'node',
+    // tfjs's WASM backend runs single-threaded under Node, so vitest's default (cores − 1 workers) leaves
+    // half of a 2-core machine idle; the unit files share no ports or paths.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 120_000,
     hookTimeout: 60_000,
   },
