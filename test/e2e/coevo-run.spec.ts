@@ -74,8 +74,10 @@ test('export → delete → import gives the same run; a truncated file is refus
   const { runId } = await api.start(page, { ...MINI, seed: 9 });
   await waitFor(page, runId, (p) => p.state === 'done');
   const before = await api.report(page, runId);
+  const t0 = Date.now();
   const bytes = await page.evaluate((id) => window.coevo!.exportRun(id), runId);
-  console.log(`export: ${bytes.length} bytes`);
+  console.log(`export: ${bytes.length} bytes in ${Date.now() - t0} ms`);
+  expect(bytes).toBeInstanceOf(Uint8Array);
   expect(bytes.length).toBeGreaterThan(1000);
 
   await page.evaluate((id) => window.coevo!.deleteRun(id), runId);
