@@ -38,6 +38,19 @@ function describeAdapter(adapter: GPUAdapter): AdapterInfo {
   };
 }
 
+/*
+ * tfjs-backend-webgpu never checks for GPU errors: a kernel whose shader does
+ * not compile on this adapter leaves zeros or stale data and training goes on
+ * with wrong numbers. The device reports such errors as uncaptured; the first
+ * one is kept here, and a run refuses to commit a phase after it.
+ */
+let gpuFault: string | null = null;
+
+/** The first error the GPU device reported since the WebGPU backend started, or null. */
+export function deviceFault(): string | null {
+  return gpuFault;
+}
+
 export async function useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo> {
   if (name === 'webgpu') {
     const probe = await probeWebGpu();
@@ -45,6 +58,10 @@ export async function useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo> {
     await import('@tensorflow/tfjs-backend-webgpu');
     if (!(await tf.setBackend('webgpu'))) throw new Error('The tfjs WebGPU backend failed to start on this adapter.');
     await tf.ready();
+    const device = (tf.backend() as unknown as { device?: GPUDevice }).device;
+    device?.addEventListener('uncapturederror', (e) => {
+      gpuFault ??= (e as GPUUncapturedErrorEvent).error.message.split('\n')[0] || 'unknown GPU error';
+    });
     return { backend: 'webgpu', adapter: probe.adapter };
   }
   const wasm = await import('@tensorflow/tfjs-backend-wasm');

@@ -24,6 +24,7 @@ interface HostDeps {
   store: () => Promise<Store>;
   paint: () => Promise<Paint>;
   device: () => DeviceInfo | null;
+  deviceFault?: () => string | null;
   /** Where base checkpoints come from (default: the app's shipped public/base/). */
   base?: BaseLoader;
 }
@@ -66,7 +67,7 @@ export function createCoevoHost(deps: HostDeps) {
     if (have) return have;
     await locks.acquire(runId);
     try {
-      return watch(await CoevoRunner.resume({ store: await deps.store(), paint: await deps.paint(), device: deviceOf(), base }, runId));
+      return watch(await CoevoRunner.resume({ store: await deps.store(), paint: await deps.paint(), device: deviceOf(), deviceFault: deps.deviceFault, base }, runId));
     } catch (e) {
       locks.release(runId);
       throw e;
@@ -103,7 +104,7 @@ export function createCoevoHost(deps: HostDeps) {
 
     async start(o: CoevoStartOptions): Promise<{ runId: string }> {
       const config = configFor(o);
-      const runner = await CoevoRunner.create({ store: await deps.store(), paint: await deps.paint(), device: deviceOf(), base }, config, o.name);
+      const runner = await CoevoRunner.create({ store: await deps.store(), paint: await deps.paint(), device: deviceOf(), deviceFault: deps.deviceFault, base }, config, o.name);
       try {
         await locks.acquire(runner.runId);
       } catch (e) {

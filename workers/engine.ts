@@ -19,13 +19,15 @@ interface Backends {
   useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo>;
   /** Turns screens into model pixels: the real renderer in the worker. */
   paint(): Promise<Paint>;
+  /** The first error the GPU reported (its kernels then compute garbage), or null. */
+  deviceFault(): string | null;
 }
 
 export function createEngine(backends: Backends): EngineApi {
   let device: DeviceInfo | null = null;
   let store: Promise<Store> | null = null;
   const openStore = () => (store ??= Store.open());
-  const coevo = createCoevoHost({ store: openStore, paint: () => backends.paint(), device: () => device });
+  const coevo = createCoevoHost({ store: openStore, paint: () => backends.paint(), device: () => device, deviceFault: () => backends.deviceFault() });
   const pretrain = createPretrainHost({ paint: () => backends.paint(), backend: () => device?.backend ?? null, recipes: { grounder: grounderRecipe, planner: plannerRecipe } });
   const inspect = createInspectHost({ store: openStore, paint: () => backends.paint(), device: () => device });
   const bench = createBenchHost({ paint: () => backends.paint(), device: () => device, coevo });
@@ -40,7 +42,8 @@ export function createEngine(backends: Backends): EngineApi {
 
     async runStepCheck(options) {
       if (!device) throw new Error('Choose a backend (useBackend) before training.');
-      return runStepCheck(options, await backends.paint());
+      const result = await runStepCheck(options, await backends.paint());
+      return { ...result, deviceFault: backends.deviceFault() };
     },
 
     startCoevo: (o) => coevo.start(o),

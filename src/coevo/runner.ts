@@ -33,6 +33,8 @@ export interface RunnerDeps {
   device: { backend: string; adapter: string };
   /** The shipped base checkpoints, for runs with start = 'base'. */
   base?: BaseLoader;
+  /** The first error the GPU reported, if any: a phase that ran after one is not committed. */
+  deviceFault?: () => string | null;
 }
 
 export interface CoevoProgress {
@@ -372,6 +374,14 @@ export class CoevoRunner {
     this.pending = null;
     if (!pending || !sameCursor(pending.cursor, finished)) throw new Error(`Internal error: no outputs of ${finished.phase} (iteration ${finished.iteration}) to commit.`);
     const { output } = pending;
+    const fault = this.deps.deviceFault?.() ?? null;
+    if (fault) {
+      freeOutput(output);
+      throw new Error(
+        `The GPU reported an error while ${finished.phase} (iteration ${finished.iteration}) ran, so its results cannot be trusted and were not kept: ${fault}. ` +
+          'The run stays at its last finished phase; reload the page, or continue on the CPU fallback (?backend=wasm).',
+      );
+    }
     const finishedAt = Date.now();
     const phase: PhaseRecord = {
       runId: this.runId,

@@ -46,6 +46,8 @@ export interface StepCheckResult {
   msPerStep: number;
   /** Wall time of each step: the first includes shader compilation on WebGPU. */
   stepMs: number[];
+  /** Set by the engine: the first error the GPU reported (a kernel that failed to compile), or null. */
+  deviceFault?: string | null;
 }
 
 export type Paint = (screen: Screen) => Float32Array;

@@ -61,6 +61,7 @@ test('the same seeded steps give the same losses on WebGPU and on WASM', async (
     console.log(`${kind}: webgpu ${g.losses.join(', ')} (${g.stepMs.map(Math.round).join(', ')} ms) vs wasm ${w.losses.join(', ')} (${w.stepMs.map(Math.round).join(', ')} ms): rel diff ${d.map((x) => x.toExponential(2)).join(', ')}; rewards ${g.rewards} vs ${w.rewards}`);
     expect(g.backend).toBe('webgpu');
     expect(w.backend).toBe('wasm');
+    expect(g.deviceFault ?? null).toBeNull();
     expect(g.losses).toHaveLength(3);
     expect(g.losses.every(Number.isFinite)).toBe(true);
     for (const x of d) expect(x).toBeLessThan(1e-3);

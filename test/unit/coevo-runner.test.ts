@@ -284,4 +284,25 @@ describe('CoevoRunner', () => {
     expect((await store.getRun(r.runId))?.status).toBe('running');
     expect(tf.memory().numTensors).toBe(tensors);
   });
+
+  it('does not commit a phase during which the GPU reported an error, and says why', async () => {
+    const tensors = tf.memory().numTensors;
+    const store = await openStore();
+    let fault: string | null = null;
+    const r = await CoevoRunner.create({ ...deps(store), deviceFault: () => fault }, smallConfig());
+    // The error arrives in the middle of the planner's SFT, the second phase.
+    r.onProgress((p) => {
+      if (p.phase === 'sft-planner' && p.done >= 1) fault = 'Invalid ShaderModule "pad"';
+    });
+    expect(await r.run()).toBe('failed');
+    const error = r.progress().error ?? '';
+    expect(error).toMatch(/GPU reported an error while sft-planner \(iteration 0\) ran.*not kept: Invalid ShaderModule "pad"/);
+    expect(error).toContain('?backend=wasm');
+    expect((await store.listPhases(r.runId)).map((p) => p.phase)).toEqual(['seed-data']);
+    expect(await store.getRun(r.runId)).toMatchObject({ status: 'failed', cursor: { iteration: 0, phase: 'sft-planner' } });
+    expect(await store.getCheckpoint(checkpointId(r.runId, 'planner', 0))).toBeUndefined();
+    r.dispose();
+    await r.whenDisposed();
+    expect(tf.memory().numTensors).toBe(tensors);
+  });
 });
