@@ -13,6 +13,8 @@ interface BenchHostDeps {
   paint: () => Promise<Paint>;
   device: () => DeviceInfo | null;
   coevo: CoevoHost;
+  /** The first error the GPU reported (a kernel that failed to compile computes garbage), or null. */
+  deviceFault?: () => string | null;
 }
 
 export function createBenchHost(deps: BenchHostDeps) {
@@ -28,6 +30,8 @@ export function createBenchHost(deps: BenchHostDeps) {
         const a = device.adapter;
         const adapter = a ? { vendor: a.vendor, architecture: a.architecture, device: a.device, description: a.description, software: a.software } : null;
         const result = await runBench(o, { paint: await deps.paint(), adapter, coevo: deps.coevo, onProgress: (p) => (progress = p) });
+        const fault = deps.deviceFault?.() ?? null;
+        if (fault) throw new Error(`The GPU reported an error during the benchmark, so the kernels it timed may have computed nothing: ${fault}`);
         progress = { ...progress, stage: 'done', detail: '' };
         return result;
       } catch (e) {

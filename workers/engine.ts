@@ -30,7 +30,7 @@ export function createEngine(backends: Backends): EngineApi {
   const coevo = createCoevoHost({ store: openStore, paint: () => backends.paint(), device: () => device, deviceFault: () => backends.deviceFault() });
   const pretrain = createPretrainHost({ paint: () => backends.paint(), backend: () => device?.backend ?? null, recipes: { grounder: grounderRecipe, planner: plannerRecipe } });
   const inspect = createInspectHost({ store: openStore, paint: () => backends.paint(), device: () => device });
-  const bench = createBenchHost({ paint: () => backends.paint(), device: () => device, coevo });
+  const bench = createBenchHost({ paint: () => backends.paint(), device: () => device, coevo, deviceFault: () => backends.deviceFault() });
 
   return {
     probeWebGpu: () => backends.probeWebGpu(),
