@@ -58,7 +58,7 @@ export async function runBenchCommand(args: BenchArgs, env: AppEnvironment & { c
   const blocked = unwritable(dirname(path));
   if (blocked) throw new RunFailure(2, `cannot write the JSON to ${path}: ${blocked}. Pass another --out.`);
 
-  return withServedApp(env, { backend: args.backend, backendExplicit: args.backendExplicit, lost: 'nothing is written' }, async ({ app, browser }) => {
+  return withServedApp(env, { backend: args.backend, backendExplicit: args.backendExplicit, lost: 'nothing is written' }, async ({ app, browserVersion }) => {
     const o = args.options;
     printer.log(`benchmark: preset ${o.preset}, seed ${o.seed}; co-evolution ${o.iterations} iteration(s) with ${o.coevoSet.join(' ') || 'the preset config'}`);
 
@@ -91,7 +91,7 @@ export async function runBenchCommand(args: BenchArgs, env: AppEnvironment & { c
     const report = buildBenchReport(outcome.value.worker, outcome.value.mainThread, {
       command: env.command,
       date: new Date().toISOString(),
-      machine: machineOf(browser.version()),
+      machine: machineOf(browserVersion),
       wallSeconds: (performance.now() - startedAt) / 1000,
     });
     mkdirSync(dirname(path), { recursive: true });

@@ -3,8 +3,8 @@
  * back as plain outcomes so that an app error (a refused config, a failed
  * run) reads as the app's own message, not as a Playwright stack.
  */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { existsSync, mkdirSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { CoevoApi } from './coevo-api';
 import type { Backend } from './coevo-args';
 
@@ -38,11 +38,22 @@ export interface BrowserApp {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(): Promise<Browser> {
+function checkChromium(): void {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`${CHROMIUM_PATH} is missing: run \`node scripts/ensure-chromium.mjs\` (or \`apt-get install -y chromium\`) and rerun.`);
   }
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  checkChromium();
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** Chromium whose storage (IndexedDB included) lives in `dir` and outlasts the process. */
+export async function launchProfile(dir: string): Promise<BrowserContext> {
+  checkChromium();
+  mkdirSync(dir, { recursive: true });
+  return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
 export interface OpenOptions {
@@ -54,7 +65,7 @@ export interface OpenOptions {
 }
 
 /** Opens the app at `baseUrl` and waits until it has installed window.coevo. */
-export async function openApp(browser: Browser, baseUrl: string, options: OpenOptions): Promise<BrowserApp> {
+export async function openApp(browser: Pick<Browser, 'newPage'>, baseUrl: string, options: OpenOptions): Promise<BrowserApp> {
   const page = await browser.newPage();
   let crashed = false;
   // The page's console events include its workers' (checked in test/unit/coevo-cli-run.test.ts).

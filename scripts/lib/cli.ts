@@ -41,8 +41,8 @@ export function stderrPrinter(): ProgressPrinter {
 }
 
 /** Serves dist/, building it first when it is older than the sources. */
-export function builtApp(printer: ProgressPrinter): () => ReturnType<typeof serveDist> {
-  return async () => {
+export function builtApp(printer: ProgressPrinter): (port?: number) => ReturnType<typeof serveDist> {
+  return async (port) => {
     const stale = staleReason(ROOT);
     if (stale) {
       printer.log(`building the app (${stale})…`);
@@ -50,7 +50,13 @@ export function builtApp(printer: ProgressPrinter): () => ReturnType<typeof serv
       await viteBuild(ROOT);
       printer.log(`  built in ${formatDuration(performance.now() - t)}`);
     }
-    return serveDist(ROOT);
+    try {
+      return await serveDist(ROOT, port);
+    } catch (e) {
+      // A profile's runs belong to the origin, so its port is fixed: say what holds it up.
+      if (port !== undefined) throw new Error(`cannot serve the app on port ${port}, the port of this --profile directory (is another run using the same profile?): ${e instanceof Error ? e.message : String(e)}`);
+      throw e;
+    }
   };
 }
 

@@ -27,6 +27,8 @@ export interface CoevoApi {
   ready(): Promise<CoevoDevice>;
   startCoevo(opts: CoevoStartOptions): Promise<{ runId: string }>;
   coevoStatus(runId: string): Promise<CoevoStatus>;
+  /** 'run' also resumes a stored run this page has not loaded, from its last finished phase. */
+  controlCoevo(runId: string, action: 'run' | 'pause' | 'step-batch'): Promise<CoevoStatus>;
   coevoReport(runId: string): Promise<CoevoReport>;
   startPretrain(opts: PretrainOptions): Promise<void>;
   pretrainStatus(): Promise<PretrainStatus>;

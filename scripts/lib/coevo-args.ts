@@ -14,6 +14,8 @@ export interface CoevoArgs {
   backendExplicit: boolean;
   /** `key=value` overrides, in the order given; the app checks keys and values. */
   set: string[];
+  /** A browser profile directory kept between invocations, so that the same command resumes an unfinished run. */
+  profile?: string;
 }
 
 export type ParsedCoevoArgs = { help: true } | { help: false; args: CoevoArgs };
@@ -36,13 +38,17 @@ usage: npm run coevo -- [options]
   --backend B          webgpu or wasm (default webgpu; without a WebGPU adapter the app
                        falls back to wasm and says so; with --backend webgpu that is an error)
   --set KEY=VALUE      override one config field (repeatable), e.g. --set coevo=false
+  --profile DIR        keep the browser's storage in DIR (created if missing). Rerunning the
+                       same command with the same DIR after an interruption (Ctrl-C, a crash,
+                       a closed laptop) resumes the run from its last finished phase; without
+                       it every start uses a fresh profile and an interrupted run is lost
   -h, --help           show this help
 
 The app is built first when dist/ is older than the sources. Progress is one
 updating line on a terminal and a line every few seconds otherwise.
 Exit status: 0 done, 1 the run or the browser failed, 2 bad arguments or a config the app refused.`;
 
-const VALUE_FLAGS = ['preset', 'iterations', 'seed', 'out', 'backend', 'set'] as const;
+const VALUE_FLAGS = ['preset', 'iterations', 'seed', 'out', 'backend', 'set', 'profile'] as const;
 
 /** `2024-05-01T12-30-05`: sortable and safe in a file name. */
 export function timestampName(now: Date): string {
@@ -81,6 +87,7 @@ export function parseCoevoArgs(argv: readonly string[], now: Date = new Date()):
       backend: (backendRaw as Backend | undefined) ?? 'webgpu',
       backendExplicit: backendRaw !== undefined,
       set,
+      ...(given.has('profile') ? { profile: given.get('profile')! } : {}),
     },
   };
 }

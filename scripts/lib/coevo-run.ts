@@ -4,7 +4,8 @@
  * app comes from (a fresh build of dist/, or a stand-in in tests) is the
  * caller's choice.
  */
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { AppError, type BrowserApp } from './browser-app';
 import type { CoevoDevice, CoevoStatus } from './coevo-api';
 import type { CoevoArgs } from './coevo-args';
@@ -51,6 +52,55 @@ async function follow(app: BrowserApp, runId: string, startedAt: number, env: Ru
   }
 }
 
+/** What a --profile directory remembers of the run it holds: the options that started it. */
+interface ProfileRun {
+  runId: string;
+  preset: string;
+  seed: number;
+  iterations: number;
+  set: string[];
+  backend: string;
+}
+
+const PROFILE_RUN = 'coevo-cli-run.json';
+
+function savedRun(profile: string): ProfileRun | null {
+  const path = join(profile, PROFILE_RUN);
+  if (!existsSync(path)) return null;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as ProfileRun;
+  } catch {
+    return null; // unreadable: a new run replaces it
+  }
+}
+
+const sameOptions = (r: ProfileRun, a: CoevoArgs): boolean =>
+  r.preset === a.preset && r.seed === a.seed && r.iterations === a.iterations && r.backend === a.backend && JSON.stringify(r.set) === JSON.stringify(a.set);
+
+/** The profile's run when the same options started it and the page still has it, resumed unless done; else null. */
+async function resumeFromProfile(app: BrowserApp, profile: string, args: CoevoArgs, printer: ProgressPrinter): Promise<string | null> {
+  const saved = savedRun(profile);
+  if (!saved) return null;
+  if (!sameOptions(saved, args)) {
+    printer.log(`the profile's run ${saved.runId} was started with other options; starting a new run (the old one stays stored).`);
+    return null;
+  }
+  let status: CoevoStatus;
+  try {
+    status = await app.call('coevoStatus', saved.runId);
+  } catch {
+    printer.log(`run ${saved.runId} is no longer stored in the profile; starting a new run.`);
+    return null;
+  }
+  if (status.state === 'done') {
+    printer.log(`run ${saved.runId} already finished in this profile; writing its report.`);
+    return saved.runId;
+  }
+  printer.log(`resuming run ${saved.runId} from the profile at iteration ${status.iteration}, phase ${status.phase} (phase ${status.phaseIndex + 1}/${status.phaseCount}); finished phases are kept.`);
+  await app.call('controlCoevo', saved.runId, 'run');
+  return saved.runId;
+}
+
 export async function runCoevo(args: CoevoArgs, env: RunEnvironment): Promise<RunResult> {
   const startedAt = performance.now();
   const { printer } = env;
@@ -58,16 +108,25 @@ export async function runCoevo(args: CoevoArgs, env: RunEnvironment): Promise<Ru
   const blocked = unwritable(outDir);
   if (blocked) throw new RunFailure(2, `cannot write the report to ${outDir}: ${blocked}. Pass another --out.`);
 
-  const lost = 'the run is lost: each start uses a fresh browser profile';
-  return withServedApp(env, { backend: args.backend, backendExplicit: args.backendExplicit, lost }, async ({ app, device }) => {
-    let runId: string;
-    try {
-      ({ runId } = await app.call('startCoevo', { preset: args.preset, seed: args.seed, iterations: args.iterations, set: args.set }));
-    } catch (e) {
-      if (e instanceof AppError && !e.missing) throw new RunFailure(2, `the app refused the config: ${e.message}`);
-      throw e;
+  const profile = args.profile === undefined ? undefined : resolve(args.profile);
+  const lost = profile
+    ? `the run stays in ${profile}: rerun the same command to resume it from its last finished phase`
+    : 'the run is lost: each start uses a fresh browser profile (--profile DIR keeps it)';
+  return withServedApp(env, { backend: args.backend, backendExplicit: args.backendExplicit, lost, profile }, async ({ app, device }) => {
+    let runId = profile ? await resumeFromProfile(app, profile, args, printer) : null;
+    if (runId === null) {
+      try {
+        ({ runId } = await app.call('startCoevo', { preset: args.preset, seed: args.seed, iterations: args.iterations, set: args.set }));
+      } catch (e) {
+        if (e instanceof AppError && !e.missing) throw new RunFailure(2, `the app refused the config: ${e.message}`);
+        throw e;
+      }
+      if (profile) {
+        const record: ProfileRun = { runId, preset: args.preset, seed: args.seed, iterations: args.iterations, set: args.set, backend: args.backend };
+        writeFileSync(join(profile, PROFILE_RUN), `${JSON.stringify(record, null, 2)}\n`);
+      }
+      printer.log(`run ${runId}: preset ${args.preset}, seed ${args.seed}, ${args.iterations} iteration(s)${args.set.length ? `, ${args.set.join(' ')}` : ''}`);
     }
-    printer.log(`run ${runId}: preset ${args.preset}, seed ${args.seed}, ${args.iterations} iteration(s)${args.set.length ? `, ${args.set.join(' ')}` : ''}`);
 
     const final = await follow(app, runId, startedAt, env);
     if (final.state === 'failed') throw new RunFailure(1, `the run failed in iteration ${final.iteration}, phase ${final.phase}: ${final.error ?? 'no message'}`);

@@ -26,8 +26,9 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function serveDist(root: string): Promise<DistServer> {
-  const port = await freePort();
+/** Serves on `port` when given (it must be free), else on any free port. */
+export async function serveDist(root: string, port?: number): Promise<DistServer> {
+  port ??= await freePort();
   const server: PreviewServer = await preview({
     root,
     configFile: join(root, 'vite.config.ts'),

@@ -4,8 +4,10 @@
  * run the command's work, and close browser and server again, also on
  * Ctrl-C (no chromium or server is left behind).
  */
-import type { Browser } from '@playwright/test';
-import { launchBrowser, openApp, type BrowserApp } from './browser-app';
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { Browser, BrowserContext } from '@playwright/test';
+import { launchBrowser, launchProfile, openApp, type BrowserApp } from './browser-app';
 import type { CoevoDevice } from './coevo-api';
 import type { Backend } from './coevo-args';
 import { RunFailure } from './run-failure';
@@ -18,8 +20,8 @@ export interface Served {
 }
 
 export interface AppEnvironment {
-  /** Makes the app reachable and says where; called once, after the cheap checks. */
-  serve(): Promise<Served>;
+  /** Makes the app reachable and says where; called once, after the cheap checks. On `port` when given. */
+  serve(port?: number): Promise<Served>;
   printer: ProgressPrinter;
   /** How long the engine may take to start its backend (default 180 s: SwiftShader and WASM compile slowly). */
   readyTimeoutMs?: number;
@@ -27,9 +29,19 @@ export interface AppEnvironment {
 
 export interface ServedApp {
   url: string;
-  browser: Browser;
+  /** Chromium's version, e.g. `150.0.7000.0`. */
+  browserVersion: string;
   app: BrowserApp;
   device: CoevoDevice;
+}
+
+/**
+ * The port a profile's app is served on: the same for the same directory,
+ * because stored runs belong to the page's origin (host and port).
+ */
+export function profilePort(dir: string): number {
+  const h = createHash('sha256').update(resolve(dir)).digest();
+  return 20_000 + (h.readUInt32BE(0) % 20_000);
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, message: (seconds: number) => string): Promise<T> {
@@ -47,12 +59,12 @@ function withTimeout<T>(p: Promise<T>, ms: number, message: (seconds: number) =>
  */
 export async function withServedApp<T>(
   env: AppEnvironment,
-  want: { backend: Backend; backendExplicit: boolean; lost: string },
+  want: { backend: Backend; backendExplicit: boolean; lost: string; profile?: string },
   work: (s: ServedApp) => Promise<T>,
 ): Promise<T> {
   const { printer } = env;
   let server: Served | undefined;
-  let browser: Browser | undefined;
+  let browser: Browser | BrowserContext | undefined;
   const release = async (): Promise<void> => {
     await browser?.close().catch(() => undefined);
     await server?.close().catch(() => undefined);
@@ -64,10 +76,11 @@ export async function withServedApp<T>(
   };
   process.once('SIGINT', onSignal);
   try {
-    server = await env.serve();
+    server = await env.serve(want.profile === undefined ? undefined : profilePort(want.profile));
     if (!server.isolated) printer.log('warning: the server did not send COOP/COEP headers, so the WASM backend runs single-threaded; check vite.config.ts preview.headers.');
-    browser = await launchBrowser();
+    browser = want.profile === undefined ? await launchBrowser() : await launchProfile(want.profile);
     const app = await openApp(browser, server.url, { backend: want.backend, onBrowserError: (m) => printer.log(m) });
+    const browserVersion = 'version' in browser ? browser.version() : ((await app.page.evaluate(() => navigator.userAgent)).match(/Chrome\/(\S+)/)?.[1] ?? 'unknown');
     const device = await withTimeout(app.call('ready'), env.readyTimeoutMs ?? 180_000, (s) => `the app's engine worker did not report its backend within ${s} s (see the browser errors above, if any).`);
     printer.log(`app ready at ${server.url}: backend ${device.backend}, adapter ${device.adapter}`);
     if (device.backend !== want.backend) {
@@ -75,7 +88,7 @@ export async function withServedApp<T>(
       if (want.backendExplicit) throw new RunFailure(1, `${why} (no WebGPU adapter in this chromium?); pass --backend wasm to run on the CPU.`);
       printer.log(`warning: ${why}.`);
     }
-    return await work({ url: server.url, browser, app, device });
+    return await work({ url: server.url, browserVersion, app, device });
   } finally {
     printer.end();
     process.off('SIGINT', onSignal);

@@ -42,6 +42,8 @@ describe('parseCoevoArgs', () => {
   it('accepts --flag=value, and values that contain "="', () => {
     const a = parse(['--seed=7', '--iterations=0', '--backend=webgpu', '--set=temperature=0.9', '--set', 'note=a=b', '--preset=demo']);
     expect(a).toMatchObject({ seed: 7, iterations: 0, backend: 'webgpu', backendExplicit: true, preset: 'demo', set: ['temperature=0.9', 'note=a=b'] });
+    expect(a.profile).toBeUndefined();
+    expect(parse(['--profile', 'out/profile']).profile).toBe('out/profile');
   });
 
   it('answers --help and -h, even beside other mistakes', () => {
@@ -50,7 +52,7 @@ describe('parseCoevoArgs', () => {
   });
 
   it('refuses bad input with a message that names the option and what is allowed', () => {
-    expect(usageError(['--bogus'])).toMatch(/unknown option --bogus; the options are --preset, .*--set, --help/);
+    expect(usageError(['--bogus'])).toMatch(/unknown option --bogus; the options are --preset, .*--set, --profile, --help/);
     expect(usageError(['tiny'])).toContain('unexpected argument "tiny"');
     expect(usageError(['--seed'])).toBe('--seed needs a value.');
     expect(usageError(['--seed', '--out', 'x'])).toBe('--seed needs a value.');

@@ -15,6 +15,7 @@ import type { CoevoArgs } from '../../scripts/lib/coevo-args';
 import { runCoevo } from '../../scripts/lib/coevo-run';
 import { RunFailure } from '../../scripts/lib/run-failure';
 import { ProgressPrinter } from '../../scripts/lib/progress';
+import { profilePort } from '../../scripts/lib/served-app';
 
 const REPORT: CoevoReport = {
   version: 1,
@@ -57,6 +58,39 @@ window.coevo = {
 };
 </script></body></html>`;
 
+/**
+ * A stand-in whose runs live in localStorage, so they outlast the browser
+ * when it keeps a profile: a new run fails after its first poll (an
+ * interruption); 'run' on a stored run resumes it, and it is done one poll later.
+ */
+const STORED_APP = `<!doctype html><html><body><script>
+const report = ${JSON.stringify(REPORT)};
+const get = (id) => JSON.parse(localStorage.getItem(id) ?? 'null');
+const put = (id, run) => localStorage.setItem(id, JSON.stringify(run));
+const status = (run, state) => ({ state, iteration: 0, phase: state === 'done' ? null : 'sft-planner', phaseIndex: 1, phaseCount: 2, done: 0, total: 4, etaMs: null, error: state === 'failed' ? 'the browser went away' : undefined });
+window.coevo = {
+  ready: async () => ({ backend: 'wasm', adapter: 'stand-in' }),
+  startCoevo: async () => {
+    const n = Number(localStorage.getItem('starts') ?? 0) + 1;
+    localStorage.setItem('starts', String(n));
+    put('run-' + n, { state: 'new' });
+    return { runId: 'run-' + n };
+  },
+  coevoStatus: async (id) => {
+    const run = get(id);
+    if (!run) throw new Error('No run ' + id + ' is stored here.');
+    if (run.state === 'new') { put(id, { state: 'failed' }); return status(run, 'running'); }
+    if (run.state === 'resumed') { put(id, { state: 'done' }); return status(run, 'running'); }
+    return status(run, run.state);
+  },
+  controlCoevo: async (id, action) => {
+    if (action === 'run') put(id, { state: 'resumed' });
+    return status(get(id), 'running');
+  },
+  coevoReport: async () => report,
+};
+</script></body></html>`;
+
 /** An app whose engine never comes up. */
 const STUCK_APP = `<!doctype html><html><body><script>window.coevo = { ready: () => new Promise(() => {}) };</script></body></html>`;
 
@@ -75,9 +109,9 @@ beforeAll(async () => {
     if (path === '/worker.js') {
       res.writeHead(200, { 'Content-Type': 'text/javascript', ...ISOLATION });
       res.end("console.error('worker says hello');");
-    } else if (path === '/' || path === '/nogpu/' || path === '/old/' || path === '/stuck/') {
+    } else if (path === '/' || path === '/nogpu/' || path === '/old/' || path === '/stuck/' || path === '/stored/') {
       res.writeHead(200, { 'Content-Type': 'text/html', ...ISOLATION });
-      res.end(path === '/old/' ? OLD_APP : path === '/stuck/' ? STUCK_APP : APP);
+      res.end(path === '/old/' ? OLD_APP : path === '/stuck/' ? STUCK_APP : path === '/stored/' ? STORED_APP : APP);
     } else if (path === '/favicon.ico') {
       res.writeHead(204, ISOLATION);
       res.end();
@@ -169,10 +203,47 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('coevo run driver against a stand-in
     expect(e.message).toBe('the app does not expose window.coevo.ready; rebuild (npx vite build), and if it is still missing, the app predates the co-evolution automation API.');
   });
 
+  it('with --profile, the same command resumes the interrupted run; other options start a new one', async () => {
+    const profile = join(outRoot, 'profile');
+    const first = harness('/stored');
+    const e = await failure(runCoevo(args({ out: join(outRoot, 'p1'), profile }), first.env));
+    expect(e.message).toContain('the browser went away');
+    expect(first.lines.join('\n')).toContain('run run-1: preset tiny');
+    expect(existsSync(join(profile, 'coevo-cli-run.json'))).toBe(true);
+
+    // A new chromium on the same profile directory finds the run and resumes it instead of starting another.
+    const second = harness('/stored');
+    const resumed = await runCoevo(args({ out: join(outRoot, 'p2'), profile }), second.env);
+    expect(resumed.runId).toBe('run-1');
+    const text = second.lines.join('\n');
+    expect(text).toContain('resuming run run-1 from the profile at iteration 0, phase sft-planner (phase 2/2)');
+    expect(text).not.toContain('run run-2');
+    expect(existsSync(join(outRoot, 'p2', 'report.json'))).toBe(true);
+
+    const third = harness('/stored');
+    expect((await runCoevo(args({ out: join(outRoot, 'p3'), profile }), third.env)).runId).toBe('run-1');
+    expect(third.lines.join('\n')).toContain('run run-1 already finished in this profile; writing its report.');
+
+    const other = harness('/stored');
+    await failure(runCoevo(args({ out: join(outRoot, 'p4'), profile, seed: 2 }), other.env));
+    expect(other.lines.join('\n')).toContain('started with other options');
+    expect(other.lines.join('\n')).toContain('run run-2: preset tiny, seed 2');
+  });
+
   it('gives up when the engine never reports its backend', async () => {
     const { env } = harness('/stuck');
     const e = await failure(runCoevo(args({ out: join(outRoot, 'stuck') }), { ...env, readyTimeoutMs: 2000 }));
     expect((e as RunFailure).exitCode).toBe(1);
     expect(e.message).toBe("the app's engine worker did not report its backend within 2 s (see the browser errors above, if any).");
+  });
+});
+
+describe('profilePort', () => {
+  it('gives a directory the same port every time, and another directory (almost surely) another', () => {
+    const a = profilePort('/tmp/some-profile');
+    expect(profilePort('/tmp/some-profile')).toBe(a);
+    expect(a).toBeGreaterThanOrEqual(20_000);
+    expect(a).toBeLessThan(40_000);
+    expect(profilePort('/tmp/another-profile')).not.toBe(a);
   });
 });
