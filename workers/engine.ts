@@ -28,7 +28,7 @@ export function createEngine(backends: Backends): EngineApi {
   let store: Promise<Store> | null = null;
   const openStore = () => (store ??= Store.open());
   const coevo = createCoevoHost({ store: openStore, paint: () => backends.paint(), device: () => device, deviceFault: () => backends.deviceFault() });
-  const pretrain = createPretrainHost({ paint: () => backends.paint(), backend: () => device?.backend ?? null, recipes: { grounder: grounderRecipe, planner: plannerRecipe } });
+  const pretrain = createPretrainHost({ paint: () => backends.paint(), backend: () => device?.backend ?? null, recipes: { grounder: grounderRecipe, planner: plannerRecipe }, deviceFault: () => backends.deviceFault() });
   const inspect = createInspectHost({ store: openStore, paint: () => backends.paint(), device: () => device });
   const bench = createBenchHost({ paint: () => backends.paint(), device: () => device, coevo, deviceFault: () => backends.deviceFault() });
 

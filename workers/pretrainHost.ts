@@ -14,6 +14,8 @@ interface PretrainDeps {
   backend: () => string | null;
   recipes: Record<BaseModelName, BaseRecipe>;
   now?: () => number;
+  /** The first error the GPU reported (a kernel that failed to compile computes garbage), or null. */
+  deviceFault?: () => string | null;
 }
 
 const IDLE: PretrainStatus = { state: 'idle', model: null, stage: '', step: 0, steps: 0, loss: null, etaMs: null };
@@ -66,6 +68,8 @@ export function createPretrainHost(deps: PretrainDeps) {
         seed: manifest.seed, backend, scale: o.scale, createdAt: manifest.createdAt,
       });
       manifest.figures.push(...trained.figures);
+      const fault = deps.deviceFault?.() ?? null;
+      if (fault) throw new Error(`The GPU reported an error while the base ${model} trained, so its weights cannot be trusted and nothing was written: ${fault}. Pretrain with --backend wasm.`);
     }
     result = { manifest, files };
   }

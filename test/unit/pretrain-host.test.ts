@@ -31,6 +31,21 @@ describe('pretrain host', () => {
     expect(manifest.figures.map((f) => f.model)).toEqual(['planner', 'grounder']);
   });
 
+  it('writes nothing when the GPU reported an error while a model trained', async () => {
+    let fault: string | null = null;
+    const failing: BaseRecipe = async (o) => {
+      const r = await recipe('grounder', 2)(o);
+      fault = 'The number of storage buffers (38) in the Compute stage exceeds the maximum per-stage limit (8).';
+      return r;
+    };
+    const host = createPretrainHost({ paint: async () => () => new Float32Array(0), backend: () => 'webgpu', recipes: { grounder: failing, planner: recipe('planner', 1) }, deviceFault: () => fault });
+    await host.start({ preset: 'tiny', seed: 1, models: ['planner', 'grounder'], scale: 1 });
+    for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
+    expect(host.status().state).toBe('failed');
+    expect(host.status().error).toMatch(/GPU reported an error while the base grounder trained.*nothing was written: The number of storage buffers/);
+    expect(() => host.result()).toThrow(/No pretraining job has finished/);
+  });
+
   it('refuses a second job while one runs, and bad options before anything starts', async () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
