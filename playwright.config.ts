@@ -17,7 +17,8 @@ export default defineConfig({
   timeout: 240_000,
   expect: { timeout: 120_000 },
   fullyParallel: false,
-  workers: 1,
+  // Files run two at a time: each page's WASM engine is single-threaded (threads are off, README Notes).
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   outputDir: 'test-results',
