@@ -9,7 +9,7 @@ import type { BaseLoader } from '../src/coevo/phases/context';
 import type { RunRecord } from '../src/store/schema';
 import type { Paint } from '../src/learn/stepCheck';
 import { applySet, defaultConfig, validateConfig, type CoevoConfig } from '../src/coevo/config';
-import { CoevoRunner, configOfRun, type CoevoProgress } from '../src/coevo/runner';
+import { CoevoRunner, configOfRun, type CoevoProgress, type RunnerDeps } from '../src/coevo/runner';
 import { buildReport } from '../src/coevo/report';
 import { exportRun, importRun } from '../src/coevo/archive';
 import { phasePlan } from '../src/coevo/machine';
@@ -49,6 +49,10 @@ export function createCoevoHost(deps: HostDeps) {
     return deviceLabel(d);
   }
 
+  async function runnerDeps(): Promise<RunnerDeps> {
+    return { store: await deps.store(), paint: await deps.paint(), device: deviceOf(), deviceFault: deps.deviceFault, base };
+  }
+
   function watch(runner: CoevoRunner): CoevoRunner {
     runners.set(runner.runId, runner);
     runner.onProgress((p) => {
@@ -67,7 +71,7 @@ export function createCoevoHost(deps: HostDeps) {
     if (have) return have;
     await locks.acquire(runId);
     try {
-      return watch(await CoevoRunner.resume({ store: await deps.store(), paint: await deps.paint(), device: deviceOf(), deviceFault: deps.deviceFault, base }, runId));
+      return watch(await CoevoRunner.resume(await runnerDeps(), runId));
     } catch (e) {
       locks.release(runId);
       throw e;
@@ -104,7 +108,7 @@ export function createCoevoHost(deps: HostDeps) {
 
     async start(o: CoevoStartOptions): Promise<{ runId: string }> {
       const config = configFor(o);
-      const runner = await CoevoRunner.create({ store: await deps.store(), paint: await deps.paint(), device: deviceOf(), deviceFault: deps.deviceFault, base }, config, o.name);
+      const runner = await CoevoRunner.create(await runnerDeps(), config, o.name);
       try {
         await locks.acquire(runner.runId);
       } catch (e) {
