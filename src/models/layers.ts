@@ -12,6 +12,10 @@ import * as tf from './tf';
 import { maskOf, oneHotFloat } from './dtype';
 import { im2col3x3, matMul, matMulData } from './fastops';
 import { get, normal, ONES, ZEROS, type ParamMap, type ParamSpecs } from './params';
+import { addBiasRows, affineRows, LAYER_NORM_EPS, layerNormRows } from './rowOps';
+
+/** Whether reductions go through rowOps' products (WebGPU) rather than tf.sum/tf.mean (WASM, CPU), see rowOps.ts. */
+const reduceByProducts = (): boolean => tf.getBackend() === 'webgpu';
 
 /** Additive mask value: large enough to silence a logit, small enough to stay finite in float32 softmax. */
 export const MASKED = -1e9;
@@ -20,22 +24,22 @@ export function denseSpecs(name: string, fanIn: number, fanOut: number, std = 1 
   return { [`${name}.w`]: { shape: [fanIn, fanOut], init: normal(std) }, [`${name}.b`]: { shape: [fanOut], init: ZEROS } };
 }
 
-/** x [..., in] → [..., out]: `product` over the flattened leading axes. */
-function affine(product: (x: tf.Tensor2D, w: tf.Tensor) => tf.Tensor, p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
-  const w = get(p, `${name}.w`);
+/** x [..., in] → [..., out]; trainsInput false skips the input's gradient (pixels). */
+function affine(p: ParamMap, name: string, x: tf.Tensor, trainsInput: boolean): tf.Tensor {
+  const [w, b] = [get(p, `${name}.w`), get(p, `${name}.b`)];
   const lead = x.shape.slice(0, -1);
   const x2 = tf.reshape(x, [-1, x.shape[x.shape.length - 1]]) as tf.Tensor2D;
-  const y = tf.add(product(x2, w), get(p, `${name}.b`));
+  const y = reduceByProducts() ? affineRows(x2, w, b, trainsInput) : tf.add((trainsInput ? matMul : matMulData)(x2, w), b);
   return tf.reshape(y, [...lead, w.shape[1] as number]);
 }
 
 export function dense(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
-  return affine(matMul, p, name, x);
+  return affine(p, name, x, true);
 }
 
 /** dense() on data that is never trained through (pixels): the backward pass skips the input's gradient. */
 export function denseOnData(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
-  return affine(matMulData, p, name, x);
+  return affine(p, name, x, false);
 }
 
 export function layerNormSpecs(name: string, dim: number): ParamSpecs {
@@ -43,7 +47,12 @@ export function layerNormSpecs(name: string, dim: number): ParamSpecs {
 }
 
 /** Layer norm over the last axis, from mean and variance (tf.moments' gradient is not needed). */
-export function layerNorm(p: ParamMap, name: string, x: tf.Tensor, eps = 1e-5): tf.Tensor {
+export function layerNorm(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
+  const eps = LAYER_NORM_EPS;
+  if (reduceByProducts()) {
+    const rows = tf.reshape(x, [-1, x.shape[x.shape.length - 1]]) as tf.Tensor2D;
+    return tf.reshape(layerNormRows(rows, get(p, `${name}.g`), get(p, `${name}.b`)), x.shape);
+  }
   const mean = tf.mean(x, -1, true);
   const d = tf.sub(x, mean);
   const variance = tf.mean(tf.mul(d, d), -1, true);
@@ -148,7 +157,8 @@ export function conv3x3(p: ParamMap, name: string, x: tf.Tensor4D): tf.Tensor4D 
 export function conv3x3AsFilter(x: tf.Tensor4D, w: tf.Tensor, b: tf.Tensor): tf.Tensor4D {
   const [cin, cout] = [x.shape[3], w.shape[w.shape.length - 1]];
   const filter = tf.reshape(w, [3, 3, cin, cout]) as tf.Tensor4D;
-  return tf.add(tf.conv2d(x, filter, 1, 'same'), b) as tf.Tensor4D;
+  const y = tf.conv2d(x, filter, 1, 'same');
+  return tf.reshape(addBiasRows(tf.reshape(y, [-1, cout]) as tf.Tensor2D, b), y.shape) as tf.Tensor4D;
 }
 
 /** [B, H, W, C] → [B, H/f, W/f, f·f·C]: each f×f block becomes one position (space-to-depth). */

@@ -1,0 +1,101 @@
+/**
+ * Dense layers and layer norms for WebGPU: reductions as matrix products,
+ * no broadcasting element-wise ops, gradients written out.
+ *
+ * tfjs-webgpu's reduce shaders are slow on small trailing axes: on
+ * SwiftShader, tf.sum(x, 0) over a [5200, 32] bias gradient took 163 ms
+ * against 14.6 ms for ones[1, 5200] · x, and tf.mean(x, 1) 246 ms against
+ * 122 ms for x · ones[32, 1] / 32 (largest difference 1.5e-7). The plain
+ * ops also pay those reductions in their gradients, since a broadcast add or
+ * sub is differentiated by summing over the broadcast axis, and the forward
+ * broadcast itself runs tfjs-webgpu's generic shader (an [N, 32] + [32] add
+ * cost about as much as a product of that size). Here biases go inside
+ * the product's kernel (tf.fused.matMul), per-row statistics come out at the
+ * input's full shape, and every reduction in a gradient is a product.
+ *
+ * The WASM backend's reductions are fast, and its training figures were
+ * measured with the plain ops, so layers.ts uses these on WebGPU only. Both
+ * forms give the same values up to float rounding (test/unit/row-ops.test.ts).
+ */
+import * as tf from './tf';
+
+type Arg = tf.Tensor | tf.GradSaveFunc;
+
+/** Σ over the rows of x [N, C] → [C]. */
+function columnSums(x: tf.Tensor): tf.Tensor1D {
+  const [n, c] = x.shape as [number, number];
+  return tf.reshape(tf.matMul(tf.ones([1, n]), x), [c]);
+}
+
+/**
+ * Each row's mean over the last axis, repeated across it: x [N, C] → [N, C].
+ * The product by a C×C matrix costs SwiftShader about what a product by a
+ * C×1 column does (its tiles are as wide either way), and what comes out
+ * has x's shape, so the sub and mul after it are plain element-wise ops
+ * rather than broadcasts (the generic broadcast shader is the slow one).
+ */
+function rowMeansSpread(x: tf.Tensor): tf.Tensor2D {
+  const c = x.shape[1] as number;
+  return tf.matMul(x, tf.fill([c, c], 1 / c));
+}
+
+
+/** x [N, I] · w [I, O] + b [O], the bias added inside the product's kernel. */
+const affineTrained = tf.customGrad((...args: Arg[]) => {
+  const [x, w, b, save] = args as [tf.Tensor2D, tf.Tensor2D, tf.Tensor1D, tf.GradSaveFunc];
+  save([x, w]);
+  return {
+    value: tf.fused.matMul({ a: x, b: w, bias: b }),
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [sx, sw] = saved;
+      return [tf.matMul(dy, sw, false, true), tf.matMul(sx, dy, true, false), columnSums(dy)];
+    },
+  };
+});
+
+/**
+ * x [N, I] · w + b. With trainsInput false, x is data (pixels): it is
+ * captured rather than an input, so the backward pass skips dx.
+ */
+export function affineRows(x: tf.Tensor2D, w: tf.Tensor, b: tf.Tensor, trainsInput: boolean): tf.Tensor2D {
+  if (trainsInput) return affineTrained(x, w, b) as tf.Tensor2D;
+  const onData = tf.customGrad((...args: Arg[]) => {
+    const [wt, bt, save] = args as [tf.Tensor2D, tf.Tensor1D, tf.GradSaveFunc];
+    save([x]); // kept for the backward pass, which outlives the caller's tidy scope
+    return {
+      value: tf.fused.matMul({ a: x, b: wt, bias: bt }),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [tf.matMul(saved[0], dy, true, false), columnSums(dy)],
+    };
+  });
+  return onData(w, b) as tf.Tensor2D;
+}
+
+/** y [N, C] + b [C] (a bias that does not follow a product of ours: the convolution's). */
+export const addBiasRows = tf.customGrad((...args: Arg[]) => {
+  const [y, b] = args as [tf.Tensor2D, tf.Tensor1D];
+  return { value: tf.add(y, b), gradFunc: (dy: tf.Tensor) => [tf.clone(dy), columnSums(dy)] };
+}) as (y: tf.Tensor2D, b: tf.Tensor) => tf.Tensor2D;
+
+/** The eps every layer norm here uses. */
+export const LAYER_NORM_EPS = 1e-5;
+
+/**
+ * (x − mean) / √(var + eps) · g + b over the last axis of x [N, C], with
+ * the textbook gradient: dx = (ĝ − mean(ĝ) − x̂ · mean(ĝ x̂)) / σ, ĝ = dy · g.
+ */
+export const layerNormRows = tf.customGrad((...args: Arg[]) => {
+  const [x, g, b, save] = args as [tf.Tensor2D, tf.Tensor1D, tf.Tensor1D, tf.GradSaveFunc];
+  const d = tf.sub(x, rowMeansSpread(x));
+  const inv = tf.rsqrt(tf.add(rowMeansSpread(tf.mul(d, d)), LAYER_NORM_EPS));
+  const xhat = tf.mul(d, inv);
+  save([xhat, inv, g]);
+  return {
+    value: tf.fused.matMul({ a: xhat, b: tf.diag(g) as tf.Tensor2D, bias: b }),
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [sx, sinv, sg] = saved;
+      const gh = tf.matMul(dy, tf.diag(sg));
+      const centred = tf.sub(tf.sub(gh, rowMeansSpread(gh)), tf.mul(sx, rowMeansSpread(tf.mul(gh, sx))));
+      return [tf.mul(centred, sinv), columnSums(tf.mul(dy, sx)), columnSums(dy)];
+    },
+  };
+}) as (x: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor) => tf.Tensor2D;
