@@ -5,6 +5,7 @@
  */
 import * as tf from '../src/models/tf';
 import type { AdapterInfo, DeviceInfo, WebGpuProbe } from './api';
+import { registerRowKernels } from './rowKernels';
 import wasmPlain from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import wasmSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import wasmThreaded from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
@@ -58,6 +59,7 @@ export async function useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo> {
     await import('@tensorflow/tfjs-backend-webgpu');
     if (!(await tf.setBackend('webgpu'))) throw new Error('The tfjs WebGPU backend failed to start on this adapter.');
     await tf.ready();
+    registerRowKernels();
     const device = (tf.backend() as unknown as { device?: GPUDevice }).device;
     device?.addEventListener('uncapturederror', (e) => {
       gpuFault ??= (e as GPUUncapturedErrorEvent).error.message.split('\n')[0] || 'unknown GPU error';

@@ -47,12 +47,14 @@ import {
   block,
   blockSpecs,
   conv3x3,
+  addToEach,
   conv3x3Specs,
   dense,
   denseOnData,
   denseSpecs,
   embedding,
   embeddingSpecs,
+  gridSum,
   keyPaddingMask,
   layerNorm,
   layerNormSpecs,
@@ -63,6 +65,7 @@ import {
 } from './layers';
 import { bagLogLikelihood, classMatch, repeatRows, rowConv, rowConvSpecs, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
+import { softmax } from './rowOps';
 
 export interface GrounderConfig {
   model: 'grounder';
@@ -182,7 +185,7 @@ function encodeInstruction(p: ParamMap, cfg: GrounderConfig, tokens: tf.Tensor2D
   const [b, t] = tokens.shape;
   const valid = maskOf(tf.notEqual(tokens, tf.scalar(SPECIAL.pad, 'int32'))) as tf.Tensor2D;
   const letters = tf.reshape(oneHotFloat(chars, WORD_CHAR_CLASSES), [b, t, cfg.charLength * WORD_CHAR_CLASSES]);
-  let x = tf.add(tf.add(embedding(p, 'text.tok', tokens), dense(p, 'text.chars', letters)), get(p, 'text.pos'));
+  let x = addToEach(tf.add(embedding(p, 'text.tok', tokens), dense(p, 'text.chars', letters)), get(p, 'text.pos'));
   const mask = keyPaddingMask(valid);
   for (let i = 0; i < cfg.textLayers; i++) x = block(p, `text.blocks.${i}`, x, cfg.heads, mask);
   return { text: layerNorm(p, 'text.ln', x), valid };
@@ -207,8 +210,7 @@ function stem(p: ParamMap, images: tf.Tensor4D): tf.Tensor {
   x = tf.relu(conv3x3(p, 'stem.conv', x)) as tf.Tensor4D;
   const cells = dense(p, 'stem.proj', spaceToDepth(x, 2)); // 8 px grid: one position per cell
   const d = cells.shape[3] as number;
-  const pos = tf.add(tf.reshape(get(p, 'pos.row'), [GRID_ROWS, 1, d]), tf.reshape(get(p, 'pos.col'), [1, GRID_COLS, d]));
-  return tf.reshape(tf.add(cells, pos), [b, GRID_CELLS, d]);
+  return addToEach(tf.reshape(cells, [b, GRID_CELLS, d]), gridSum(get(p, 'pos.row'), get(p, 'pos.col')));
 }
 
 /** Regions of 2×2 cells: the grid padded to an even size. */
@@ -357,9 +359,9 @@ export function groundOnScreens(
   const wantText = softUnion(tf.squeeze(tf.slice(content, [0, 0, 0], [b, -1, 1]), [2]), bags);
   const wantAnchor = softUnion(tf.squeeze(tf.slice(content, [0, 0, 1], [b, -1, 1]), [2]), bags);
   const sText = bagLogLikelihood(logP, logQ, wantText, perScreen);
-  const sRole = classMatch(tf.softmax(r.role), tf.softmax(parse.role), perScreen);
-  const sIcon = classMatch(tf.softmax(r.icon), tf.softmax(parse.icon), perScreen);
-  const sColor = classMatch(tf.softmax(r.color), tf.softmax(parse.color), perScreen);
+  const sRole = classMatch(softmax(r.role), softmax(parse.role), perScreen);
+  const sIcon = classMatch(softmax(r.icon), softmax(parse.icon), perScreen);
+  const sColor = classMatch(softmax(r.color), softmax(parse.color), perScreen);
   const { x, y } = cellCoordinates(valid);
   const sPosition = weightedSum(dense(p, 'parse.position', slotOf('position')), [x, y, tf.mul(x, x), tf.mul(y, y), tf.mul(x, y)]);
   const padding = tf.mul(tf.sub(1, valid), MASKED);
@@ -391,7 +393,7 @@ export function groundOnScreens(
 
   const logits = tf.add(tf.add(matched, residual), padding) as tf.Tensor2D;
   const offsets = tf.sigmoid(dense(p, 'head.offset', h)) as tf.Tensor3D;
-  const attended = tf.sum(tf.mul(tf.expandDims(tf.softmax(logits), 2), h), 1);
+  const attended = tf.sum(tf.mul(tf.expandDims(softmax(logits), 2), h), 1);
   const embeddingOut = tf.concat([pooled, attended], 1) as tf.Tensor2D;
   return { logits, offsets, embedding: embeddingOut, parse, gates };
 }
@@ -403,7 +405,7 @@ export function grounderForward(p: ParamMap, cfg: GrounderConfig, inputs: Ground
 
 /** The heat map: softmax over cells [B, cells] (padding cells ≈ 0). */
 export function heatmap(logits: tf.Tensor2D): tf.Tensor2D {
-  return tf.softmax(logits);
+  return softmax(logits);
 }
 
 /** log π(cell) for given cells [B] (int32): the grounder policy's log-prob, differentiable. */

@@ -12,7 +12,7 @@ import * as tf from './tf';
 import { maskOf, oneHotFloat } from './dtype';
 import { im2col3x3, matMul, matMulData } from './fastops';
 import { get, normal, ONES, ZEROS, type ParamMap, type ParamSpecs } from './params';
-import { addBiasRows, affineRows, LAYER_NORM_EPS, layerNormRows } from './rowOps';
+import { addBiasRows, affineRows, LAYER_NORM_EPS, layerNormRows, softmax } from './rowOps';
 
 /** Whether reductions go through rowOps' products (WebGPU) rather than tf.sum/tf.mean (WASM, CPU), see rowOps.ts. */
 const reduceByProducts = (): boolean => tf.getBackend() === 'webgpu';
@@ -40,6 +40,28 @@ export function dense(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
 /** dense() on data that is never trained through (pixels): the backward pass skips the input's gradient. */
 export function denseOnData(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
   return affine(p, name, x, false);
+}
+
+/** x [B, ...S] + t [...S]: one table (positions) added to every item; on WebGPU its gradient is a product, not a reduce over B. */
+export function addToEach(x: tf.Tensor, t: tf.Tensor, byProducts = reduceByProducts()): tf.Tensor {
+  if (!byProducts) return tf.add(x, t);
+  const rows = tf.reshape(x, [x.shape[0], -1]) as tf.Tensor2D;
+  return tf.reshape(addBiasRows(rows, tf.reshape(t, [-1])), x.shape);
+}
+
+/**
+ * rows [R, d] ⊕ cols [C, d] → [R·C, d], row-major: cell (r, c) gets
+ * rows[r] + cols[c]. On WebGPU as one-hot products, whose gradients are
+ * products too (a broadcast add's are reduce shaders).
+ */
+export function gridSum(rows: tf.Tensor, cols: tf.Tensor, byProducts = reduceByProducts()): tf.Tensor2D {
+  const [r, d] = rows.shape as [number, number];
+  const c = cols.shape[0] as number;
+  if (!byProducts) return tf.reshape(tf.add(tf.reshape(rows, [r, 1, d]), tf.reshape(cols, [1, c, d])), [r * c, d]);
+  const cells = Array.from({ length: r * c }, (_, i) => i);
+  const rowOf = oneHotFloat(tf.tensor1d(cells.map((i) => Math.floor(i / c)), 'int32'), r) as tf.Tensor2D;
+  const colOf = oneHotFloat(tf.tensor1d(cells.map((i) => i % c), 'int32'), c) as tf.Tensor2D;
+  return tf.add(matMul(rowOf, rows), matMul(colOf, cols));
 }
 
 export function layerNormSpecs(name: string, dim: number): ParamSpecs {
@@ -118,7 +140,7 @@ export function attention(p: ParamMap, name: string, xq: tf.Tensor, xkv: tf.Tens
   const tk = xkv.shape[1] as number;
   let scores = tf.reshape(tf.mul(matMul(q, k, true), 1 / Math.sqrt(d / heads)), [b, heads, tq, tk]);
   if (mask) scores = tf.add(scores, mask);
-  const out = matMul(tf.reshape(tf.softmax(scores), [b * heads, tq, tk]), v); // [B·h, Tq, dh]
+  const out = matMul(tf.reshape(softmax(scores), [b * heads, tq, tk]), v); // [B·h, Tq, dh]
   return dense(p, `${name}.o`, tf.reshape(tf.transpose(tf.reshape(out, [b, heads, tq, d / heads]), [0, 2, 1, 3]), [b, tq, d]));
 }
 

@@ -16,9 +16,10 @@ import * as tf from './tf';
 import { maskOf, oneHotFloat } from './dtype';
 import type { Random } from '../learn/random';
 import { SPECIAL } from '../text/tokenizer';
-import { block, blockSpecs, causalMask, dense, embeddingSpecs, keyPaddingMask, layerNorm, layerNormSpecs, mlp } from './layers';
+import { addToEach, block, blockSpecs, causalMask, dense, embeddingSpecs, keyPaddingMask, layerNorm, layerNormSpecs, mlp } from './layers';
 import { matMul, transposedTimes } from './fastops';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
+import { softmax } from './rowOps';
 import { sampleIndex } from './grounder';
 
 export interface PlannerConfig {
@@ -79,7 +80,7 @@ function plannerHidden(p: ParamMap, cfg: PlannerConfig, seq: tf.Tensor2D): tf.Te
   // Pads after a real token are never attended by the positions that matter (causal), so
   // masking every pad key is safe; it is what hides the prompt's left padding.
   const mask = tf.add(causalMask(s), keyPaddingMask(valid));
-  let x = tf.add(tokenEmbedding(p, seq), tf.slice(get(p, 'pos'), [0, 0], [s, cfg.dim]));
+  let x = addToEach(tokenEmbedding(p, seq), tf.slice(get(p, 'pos'), [0, 0], [s, cfg.dim]));
   for (let i = 0; i < cfg.layers; i++) x = block(p, `blocks.${i}`, x, cfg.heads, mask);
   return layerNorm(p, 'ln_f', x) as tf.Tensor3D;
 }
@@ -214,7 +215,7 @@ function prefill(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D): { logits
       promptK.push(k);
       promptV.push(v);
       const scores = tf.add(tf.reshape(tf.mul(matMul(q, k, true), 1 / Math.sqrt(dh)), [b, h, pl, pl]), mask);
-      const att = matMul(tf.reshape(tf.softmax(scores), [b * h, pl, pl]), v);
+      const att = matMul(tf.reshape(softmax(scores), [b * h, pl, pl]), v);
       const hh = tf.add(x, dense(p, `${name}.attn.o`, mergeHeads(att, b, h)));
       x = tf.add(hh, mlp(p, `${name}.mlp`, layerNorm(p, `${name}.ln2`, hh)));
     }
@@ -257,7 +258,7 @@ function extend(p: ParamMap, cfg: PlannerConfig, cache: KvCache, ids: tf.Tensor2
       // One softmax over prompt and generated keys together, as the full forward takes it.
       const sp = tf.add(tf.reshape(tf.mul(matMul(q, cache.promptK[i], true), 1 / Math.sqrt(dh)), [b, h, 1, pl]), cache.promptMask);
       const sg = tf.reshape(tf.mul(matMul(q, k, true), 1 / Math.sqrt(dh)), [b, h, 1, g]);
-      const probs = tf.reshape(tf.softmax(tf.concat([sp, sg], 3)), [b * h, 1, pl + g]);
+      const probs = tf.reshape(softmax(tf.concat([sp, sg], 3)), [b * h, 1, pl + g]);
       const att = tf.add(matMul(tf.slice(probs, [0, 0, 0], [b * h, 1, pl]), cache.promptV[i]), matMul(tf.slice(probs, [0, 0, pl], [b * h, 1, g]), v));
       const hh = tf.add(x, dense(p, `${name}.attn.o`, mergeHeads(att, b, h)));
       x = tf.add(hh, mlp(p, `${name}.mlp`, layerNorm(p, `${name}.ln2`, hh)));

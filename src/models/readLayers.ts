@@ -5,6 +5,7 @@
  */
 import * as tf from './tf';
 import { matMul } from './fastops';
+import { softmax } from './rowOps';
 import { dense, denseSpecs, MASKED } from './layers';
 import { get, type ParamMap, type ParamSpecs } from './params';
 
@@ -65,7 +66,7 @@ export function slotPoolSpecs(name: string, dim: number, slots: number): ParamSp
 export function slotPool(p: ParamMap, name: string, text: tf.Tensor, valid: tf.Tensor): tf.Tensor {
   const scores = dense(p, name, text); // [B, T, S]
   const masked = tf.add(scores, tf.expandDims(tf.mul(tf.sub(1, valid), MASKED), 2));
-  const weights = tf.softmax(tf.transpose(masked, [0, 2, 1])); // [B, S, T]
+  const weights = softmax(tf.transpose(masked, [0, 2, 1])); // [B, S, T]
   return matMul(weights, text); // [B, S, d]
 }
 

@@ -99,3 +99,24 @@ export const layerNormRows = tf.customGrad((...args: Arg[]) => {
     },
   };
 }) as (x: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor) => tf.Tensor2D;
+
+/** Kernel names of the row softmax and its gradient, registered for WebGPU by workers/rowKernels.ts. */
+export const ROW_SOFTMAX = 'CoevoRowSoftmax';
+export const ROW_SOFTMAX_GRAD = 'CoevoRowSoftmaxGrad';
+
+/** Rows longer than this keep tf.softmax: a thread per row would leave a real GPU idle. */
+const ROW_KERNEL_MAX_COLS = 1024;
+
+const rowSoftmax = tf.customGrad((...args: Arg[]) => {
+  const [x, save] = args as [tf.Tensor2D, tf.GradSaveFunc];
+  const y = tf.engine().runKernel(ROW_SOFTMAX, { x }, {}) as tf.Tensor2D;
+  save([y]);
+  return { value: y, gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [tf.engine().runKernel(ROW_SOFTMAX_GRAD, { y: saved[0], dy }, {}) as tf.Tensor] };
+});
+
+/** Softmax over the last axis: the row kernels where the backend has them, else tf.softmax. */
+export function softmax<T extends tf.Tensor>(x: T): T {
+  const cols = x.shape[x.shape.length - 1] as number;
+  if (cols > ROW_KERNEL_MAX_COLS || !tf.getKernel(ROW_SOFTMAX, tf.getBackend())) return tf.softmax(x);
+  return tf.reshape(rowSoftmax(tf.reshape(x, [-1, cols])), x.shape) as T;
+}

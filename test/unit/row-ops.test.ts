@@ -9,6 +9,7 @@ import * as tf from '../../src/models/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { addBiasRows, affineRows, LAYER_NORM_EPS, layerNormRows } from '../../src/models/rowOps';
 import { Random } from '../../src/learn/random';
+import { addToEach, gridSum } from '../../src/models/layers';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -73,5 +74,25 @@ describe('row ops', () => {
     // The input's gradient is orthogonal to the constant row: a layer norm ignores a shift.
     const rowSums = tf.sum(rows[0], 1).dataSync();
     rowSums.forEach((s) => expect(Math.abs(s)).toBeLessThan(1e-4));
+  });
+
+  it('addToEach and gridSum give the broadcast forms, values and gradients', () => {
+    const [x, t, w] = [normal2d(6, 20), normal2d(4, 5), normal2d(6, 20)];
+    const x3 = tf.reshape(x, [6, 4, 5]);
+    const f = (by: boolean) => (xv: tf.Tensor, tv: tf.Tensor) => tf.sum(tf.mul(tf.tanh(tf.reshape(addToEach(tf.reshape(xv, [6, 4, 5]), tv, by), [6, 20])), w)) as tf.Scalar;
+    expect(gap(addToEach(x3, t, true), addToEach(x3, t, false))).toBeLessThan(1e-6);
+    const [a, b] = [tf.grads(f(false))([x, t]), tf.grads(f(true))([x, t])];
+    a.forEach((g, i) => expect(gap(g, b[i])).toBeLessThan(1e-5));
+
+    const [rows, cols, v] = [normal2d(3, 4), normal2d(5, 4), normal2d(15, 4)];
+    const h = (by: boolean) => (rv: tf.Tensor, cv: tf.Tensor) => tf.sum(tf.mul(tf.tanh(gridSum(rv, cv, by)), v)) as tf.Scalar;
+    const grid = gridSum(rows, cols, true);
+    expect(gap(grid, gridSum(rows, cols, false))).toBeLessThan(1e-6);
+    // Cell (1, 2) is row 1 plus column 2, row-major.
+    const cell = tf.slice(grid, [1 * 5 + 2, 0], [1, 4]).dataSync();
+    const [r1, c2] = [tf.slice(rows, [1, 0], [1, 4]).dataSync(), tf.slice(cols, [2, 0], [1, 4]).dataSync()];
+    cell.forEach((value, k) => expect(value).toBeCloseTo(r1[k] + c2[k], 5));
+    const [gPlain, gProducts] = [tf.grads(h(false))([rows, cols]), tf.grads(h(true))([rows, cols])];
+    gPlain.forEach((g, i) => expect(gap(g, gProducts[i])).toBeLessThan(1e-5));
   });
 });
