@@ -1,5 +1,6 @@
 /**
- * Softmax over the last axis, one thread per row, as WebGPU kernels.
+ * Softmax and layer norm over the last axis, one thread per row, as WebGPU
+ * kernels.
  *
  * tfjs-webgpu's Softmax gives each row a workgroup of 64 threads and ten
  * barriers, sized for long rows on a real GPU. Our rows are short (24 text
@@ -8,13 +9,16 @@
  * CPU core, a [8, 2, 650, 24] softmax took 1.05 s and the Sum in its
  * gradient 0.75 s (npm run bench, time by kernel). One thread walking its
  * own row does the same arithmetic without the idle threads or barriers.
+ * Layer norm is the same story: its mean and variance were reduce shaders
+ * (0.25 s per call), and as products they still took 0.1 s each, six per
+ * layer norm and step.
  *
  * Registered for the WebGPU backend only; src/models/rowOps.ts uses them
- * when they are registered and tf.softmax otherwise.
+ * when they are registered and the plain tf ops otherwise.
  */
 import * as tf from '../src/models/tf';
 import type { WebGPUBackend, WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
-import { ROW_SOFTMAX, ROW_SOFTMAX_GRAD } from '../src/models/rowOps';
+import { LAYER_NORM_EPS, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_SOFTMAX, ROW_SOFTMAX_GRAD, ROW_STANDARDIZE } from '../src/models/rowOps';
 
 const WORKGROUP = 64;
 
@@ -51,25 +55,60 @@ const softmaxGradBody = `
           for (var c = 0; c < cols; c++) { dot += getDy(row, c) * getY(row, c); }
           for (var c = 0; c < cols; c++) { setOutputAtCoords(row, c, getY(row, c) * (getDy(row, c) - dot)); }`;
 
-/** Registers both kernels for the WebGPU backend (once). */
+/** mean and inv = 1 / √(var + eps) of the row of x. */
+const rowStats = `
+          var mean = 0.0;
+          for (var c = 0; c < cols; c++) { mean += getX(row, c); }
+          mean = mean / f32(cols);
+          var spread = 0.0;
+          for (var c = 0; c < cols; c++) { let d = getX(row, c) - mean; spread += d * d; }
+          let inv = inverseSqrt(spread / f32(cols) + ${LAYER_NORM_EPS});`;
+
+/** x̂ = (x − mean) · inv. */
+const standardizeBody = `${rowStats}
+          for (var c = 0; c < cols; c++) { setOutputAtCoords(row, c, (getX(row, c) - mean) * inv); }`;
+
+/** y = x̂ · g + b. */
+const layerNormBody = `${rowStats}
+          for (var c = 0; c < cols; c++) { setOutputAtCoords(row, c, (getX(row, c) - mean) * inv * getG(c) + getB(c)); }`;
+
+/** dx = (ĝ − mean(ĝ) − x̂ · mean(ĝ x̂)) · inv, ĝ = dy · g. */
+const layerNormGradBody = `${rowStats}
+          var meanG = 0.0;
+          var meanGX = 0.0;
+          for (var c = 0; c < cols; c++) {
+            let gh = getDy(row, c) * getG(c);
+            meanG += gh;
+            meanGX += gh * (getX(row, c) - mean) * inv;
+          }
+          meanG = meanG / f32(cols);
+          meanGX = meanGX / f32(cols);
+          for (var c = 0; c < cols; c++) {
+            let gh = getDy(row, c) * getG(c);
+            setOutputAtCoords(row, c, (gh - meanG - (getX(row, c) - mean) * inv * meanGX) * inv);
+          }`;
+
+/** name → the inputs it takes (in order) and its shader body; the output has the first input's shape. */
+const KERNELS: Record<string, { inputs: string[]; body: string }> = {
+  [ROW_SOFTMAX]: { inputs: ['x'], body: softmaxBody },
+  [ROW_SOFTMAX_GRAD]: { inputs: ['y', 'dy'], body: softmaxGradBody },
+  [ROW_STANDARDIZE]: { inputs: ['x'], body: standardizeBody },
+  [ROW_LAYER_NORM]: { inputs: ['x', 'g', 'b'], body: layerNormBody },
+  [ROW_LAYER_NORM_GRAD]: { inputs: ['x', 'g', 'dy'], body: layerNormGradBody },
+};
+
+/** Registers the row kernels for the WebGPU backend (once). */
 export function registerRowKernels(): void {
-  if (tf.getKernel(ROW_SOFTMAX, 'webgpu')) return;
-  tf.registerKernel({
-    kernelName: ROW_SOFTMAX,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend }) => {
-      const x = inputs.x as tf.TensorInfo;
-      const [rows, cols] = x.shape;
-      return (backend as WebGPUBackend).runWebGPUProgram(rowProgram(rows, cols, 'coevoRowSoftmax', ['x'], softmaxBody), [x], 'float32');
-    },
-  });
-  tf.registerKernel({
-    kernelName: ROW_SOFTMAX_GRAD,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend }) => {
-      const [y, dy] = [inputs.y as tf.TensorInfo, inputs.dy as tf.TensorInfo];
-      const [rows, cols] = y.shape;
-      return (backend as WebGPUBackend).runWebGPUProgram(rowProgram(rows, cols, 'coevoRowSoftmaxGrad', ['y', 'dy'], softmaxGradBody), [y, dy], 'float32');
-    },
-  });
+  for (const [name, { inputs: names, body }] of Object.entries(KERNELS)) {
+    if (tf.getKernel(name, 'webgpu')) continue;
+    tf.registerKernel({
+      kernelName: name,
+      backendName: 'webgpu',
+      kernelFunc: ({ inputs, backend }) => {
+        const infos = names.map((n) => inputs[n] as tf.TensorInfo);
+        const [rows, cols] = infos[0].shape;
+        return (backend as WebGPUBackend).runWebGPUProgram(rowProgram(rows, cols, `coevo${name}`, names, body), infos, 'float32');
+      },
+    });
+  }
 }

@@ -12,7 +12,7 @@ import * as tf from './tf';
 import { maskOf, oneHotFloat } from './dtype';
 import { im2col3x3, matMul, matMulData } from './fastops';
 import { get, normal, ONES, ZEROS, type ParamMap, type ParamSpecs } from './params';
-import { addBiasRows, affineRows, LAYER_NORM_EPS, layerNormRows, softmax } from './rowOps';
+import { addBiasRows, affineRows, hasRowKernels, LAYER_NORM_EPS, layerNormRows, softmax } from './rowOps';
 
 /** Whether reductions go through rowOps' products (WebGPU) rather than tf.sum/tf.mean (WASM, CPU), see rowOps.ts. */
 const reduceByProducts = (): boolean => tf.getBackend() === 'webgpu';
@@ -71,7 +71,7 @@ export function layerNormSpecs(name: string, dim: number): ParamSpecs {
 /** Layer norm over the last axis, from mean and variance (tf.moments' gradient is not needed). */
 export function layerNorm(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
   const eps = LAYER_NORM_EPS;
-  if (reduceByProducts()) {
+  if (hasRowKernels()) {
     const rows = tf.reshape(x, [-1, x.shape[x.shape.length - 1]]) as tf.Tensor2D;
     return tf.reshape(layerNormRows(rows, get(p, `${name}.g`), get(p, `${name}.b`)), x.shape);
   }

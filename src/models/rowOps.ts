@@ -1,6 +1,6 @@
 /**
- * Dense layers and layer norms for WebGPU: reductions as matrix products,
- * no broadcasting element-wise ops, gradients written out.
+ * Dense layers, layer norms and softmax for WebGPU, without its reduce
+ * shaders or broadcasting element-wise ops.
  *
  * tfjs-webgpu's reduce shaders are slow on small trailing axes: on
  * SwiftShader, tf.sum(x, 0) over a [5200, 32] bias gradient took 163 ms
@@ -9,13 +9,16 @@
  * ops also pay those reductions in their gradients, since a broadcast add or
  * sub is differentiated by summing over the broadcast axis, and the forward
  * broadcast itself runs tfjs-webgpu's generic shader (an [N, 32] + [32] add
- * cost about as much as a product of that size). Here biases go inside
- * the product's kernel (tf.fused.matMul), per-row statistics come out at the
- * input's full shape, and every reduction in a gradient is a product.
+ * cost about as much as a product of that size). Here biases go inside the
+ * product's kernel (tf.fused.matMul), column sums are products, and the
+ * per-row work (softmax, layer norm) runs in workers/rowKernels.ts's
+ * one-thread-per-row kernels.
  *
  * The WASM backend's reductions are fast, and its training figures were
- * measured with the plain ops, so layers.ts uses these on WebGPU only. Both
- * forms give the same values up to float rounding (test/unit/row-ops.test.ts).
+ * measured with the plain ops, so layers.ts uses these on WebGPU only. The
+ * product forms are held equal to the plain ops on WASM
+ * (test/unit/row-ops.test.ts); the kernels, on WebGPU, by the parity test
+ * (test/e2e/agents-steps.spec.ts).
  */
 import * as tf from './tf';
 
@@ -26,19 +29,6 @@ function columnSums(x: tf.Tensor): tf.Tensor1D {
   const [n, c] = x.shape as [number, number];
   return tf.reshape(tf.matMul(tf.ones([1, n]), x), [c]);
 }
-
-/**
- * Each row's mean over the last axis, repeated across it: x [N, C] → [N, C].
- * The product by a C×C matrix costs SwiftShader about what a product by a
- * C×1 column does (its tiles are as wide either way), and what comes out
- * has x's shape, so the sub and mul after it are plain element-wise ops
- * rather than broadcasts (the generic broadcast shader is the slow one).
- */
-function rowMeansSpread(x: tf.Tensor): tf.Tensor2D {
-  const c = x.shape[1] as number;
-  return tf.matMul(x, tf.fill([c, c], 1 / c));
-}
-
 
 /** x [N, I] · w [I, O] + b [O], the bias added inside the product's kernel. */
 const affineTrained = tf.customGrad((...args: Arg[]) => {
@@ -79,30 +69,15 @@ export const addBiasRows = tf.customGrad((...args: Arg[]) => {
 /** The eps every layer norm here uses. */
 export const LAYER_NORM_EPS = 1e-5;
 
-/**
- * (x − mean) / √(var + eps) · g + b over the last axis of x [N, C], with
- * the textbook gradient: dx = (ĝ − mean(ĝ) − x̂ · mean(ĝ x̂)) / σ, ĝ = dy · g.
- */
-export const layerNormRows = tf.customGrad((...args: Arg[]) => {
-  const [x, g, b, save] = args as [tf.Tensor2D, tf.Tensor1D, tf.Tensor1D, tf.GradSaveFunc];
-  const d = tf.sub(x, rowMeansSpread(x));
-  const inv = tf.rsqrt(tf.add(rowMeansSpread(tf.mul(d, d)), LAYER_NORM_EPS));
-  const xhat = tf.mul(d, inv);
-  save([xhat, inv, g]);
-  return {
-    value: tf.fused.matMul({ a: xhat, b: tf.diag(g) as tf.Tensor2D, bias: b }),
-    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-      const [sx, sinv, sg] = saved;
-      const gh = tf.matMul(dy, tf.diag(sg));
-      const centred = tf.sub(tf.sub(gh, rowMeansSpread(gh)), tf.mul(sx, rowMeansSpread(tf.mul(gh, sx))));
-      return [tf.mul(centred, sinv), columnSums(tf.mul(dy, sx)), columnSums(dy)];
-    },
-  };
-}) as (x: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor) => tf.Tensor2D;
-
-/** Kernel names of the row softmax and its gradient, registered for WebGPU by workers/rowKernels.ts. */
+/** Kernel names of the row kernels, registered for WebGPU by workers/rowKernels.ts. */
 export const ROW_SOFTMAX = 'CoevoRowSoftmax';
 export const ROW_SOFTMAX_GRAD = 'CoevoRowSoftmaxGrad';
+export const ROW_STANDARDIZE = 'CoevoRowStandardize';
+export const ROW_LAYER_NORM = 'CoevoRowLayerNorm';
+export const ROW_LAYER_NORM_GRAD = 'CoevoRowLayerNormGrad';
+
+/** Whether the current backend has the row kernels (WebGPU, once workers/backend.ts registered them). */
+export const hasRowKernels = (): boolean => Boolean(tf.getKernel(ROW_SOFTMAX, tf.getBackend()));
 
 /** Rows longer than this keep tf.softmax: a thread per row would leave a real GPU idle. */
 const ROW_KERNEL_MAX_COLS = 1024;
@@ -117,6 +92,24 @@ const rowSoftmax = tf.customGrad((...args: Arg[]) => {
 /** Softmax over the last axis: the row kernels where the backend has them, else tf.softmax. */
 export function softmax<T extends tf.Tensor>(x: T): T {
   const cols = x.shape[x.shape.length - 1] as number;
-  if (cols > ROW_KERNEL_MAX_COLS || !tf.getKernel(ROW_SOFTMAX, tf.getBackend())) return tf.softmax(x);
+  if (cols > ROW_KERNEL_MAX_COLS || !hasRowKernels()) return tf.softmax(x);
   return tf.reshape(rowSoftmax(tf.reshape(x, [-1, cols])), x.shape) as T;
 }
+
+/**
+ * (x − mean) / √(var + eps) · g + b over the last axis of x [N, C] by the
+ * row kernels; dg and db are column sums (products), dx the kernel's
+ * textbook gradient.
+ */
+export const layerNormRows = tf.customGrad((...args: Arg[]) => {
+  const [x, g, b, save] = args as [tf.Tensor2D, tf.Tensor1D, tf.Tensor1D, tf.GradSaveFunc];
+  save([x, g]);
+  return {
+    value: tf.engine().runKernel(ROW_LAYER_NORM, { x, g, b }, {}) as tf.Tensor2D,
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [sx, sg] = saved;
+      const xhat = tf.engine().runKernel(ROW_STANDARDIZE, { x: sx }, {}) as tf.Tensor;
+      return [tf.engine().runKernel(ROW_LAYER_NORM_GRAD, { x: sx, g: sg, dy }, {}) as tf.Tensor, columnSums(tf.mul(dy, xhat)), columnSums(dy)];
+    },
+  };
+}) as (x: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor) => tf.Tensor2D;
