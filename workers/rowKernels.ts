@@ -18,7 +18,7 @@
  */
 import * as tf from '../src/models/tf';
 import type { WebGPUBackend, WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
-import { LAYER_NORM_EPS, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_SOFTMAX, ROW_SOFTMAX_GRAD, ROW_STANDARDIZE } from '../src/models/rowOps';
+import { LAYER_NORM_EPS, PLAIN_PRODUCT, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_SOFTMAX, ROW_SOFTMAX_GRAD, ROW_STANDARDIZE } from '../src/models/rowOps';
 
 const WORKGROUP = 64;
 
@@ -97,8 +97,54 @@ const KERNELS: Record<string, { inputs: string[]; body: string }> = {
   [ROW_LAYER_NORM_GRAD]: { inputs: ['x', 'g', 'dy'], body: layerNormGradBody },
 };
 
+/**
+ * a × b for thin shapes, one thread per output element and no shared
+ * memory: [B, M, K] (or [B, K, M] transposed) × [B, K, N] (or [B, N, K])
+ * → [B, M, N]. tfjs's tiled products give each thread a 4×4 block, so a
+ * product with N = 1 or K = 1 leaves most of the tile idle: on SwiftShader
+ * the matrix-vector [8, 650, 38] × [8, 38, 1] took 195 ms.
+ */
+function plainProduct(a: tf.TensorInfo, b: tf.TensorInfo, transposeA: boolean, transposeB: boolean): WebGPUProgram {
+  const [batch, m] = transposeA ? [a.shape[0], a.shape[2]] : a.shape;
+  const n = transposeB ? b.shape[1] : b.shape[2];
+  const groups = Math.ceil((batch * m * n) / WORKGROUP);
+  const x = Math.min(groups, 65535);
+  return {
+    variableNames: ['a', 'b'],
+    outputShape: [batch, m, n],
+    shaderKey: `coevoPlainProduct_${transposeA}_${transposeB}`,
+    size: true,
+    dispatchLayout: { x: [0, 1, 2] },
+    dispatch: [x, Math.ceil(groups / x), 1],
+    workgroupSize: [WORKGROUP, 1, 1],
+    getUserCode: () => `
+      fn main(index : i32) {
+        if (index < uniforms.size) {
+          let o = getCoordsFromIndex(index);
+          let inner = uniforms.aShape[${transposeA ? 1 : 2}];
+          var acc = 0.0;
+          for (var i = 0; i < inner; i++) {
+            acc += getA(o.x, ${transposeA ? 'i, o.y' : 'o.y, i'}) * getB(o.x, ${transposeB ? 'o.z, i' : 'i, o.z'});
+          }
+          setOutputAtIndex(index, acc);
+        }
+      }`,
+  };
+}
+
 /** Registers the row kernels for the WebGPU backend (once). */
 export function registerRowKernels(): void {
+  if (!tf.getKernel(PLAIN_PRODUCT, 'webgpu')) {
+    tf.registerKernel({
+      kernelName: PLAIN_PRODUCT,
+      backendName: 'webgpu',
+      kernelFunc: ({ inputs, backend, attrs }) => {
+        const [a, b] = [inputs.a as tf.TensorInfo, inputs.b as tf.TensorInfo];
+        const { transposeA, transposeB } = attrs as { transposeA: boolean; transposeB: boolean };
+        return (backend as WebGPUBackend).runWebGPUProgram(plainProduct(a, b, transposeA, transposeB), [a, b], 'float32');
+      },
+    });
+  }
   for (const [name, { inputs: names, body }] of Object.entries(KERNELS)) {
     if (tf.getKernel(name, 'webgpu')) continue;
     tf.registerKernel({

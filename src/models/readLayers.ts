@@ -5,7 +5,7 @@
  */
 import * as tf from './tf';
 import { matMul } from './fastops';
-import { softmax } from './rowOps';
+import { hasRowKernels, softmax, thinProductNT } from './rowOps';
 import { dense, denseSpecs, MASKED } from './layers';
 import { get, type ParamMap, type ParamSpecs } from './params';
 
@@ -76,6 +76,7 @@ export function slotPool(p: ParamMap, name: string, text: tf.Tensor, valid: tf.T
  */
 export function perScreenProduct(screen: tf.Tensor, want: tf.Tensor, k: number): tf.Tensor {
   const [s, n, c] = screen.shape;
+  if (hasRowKernels()) return tf.reshape(thinProductNT(tf.reshape(want, [s, k, c]) as tf.Tensor3D, screen as tf.Tensor3D), [s * k, n]);
   const w = tf.transpose(tf.reshape(want, [s, k, c]), [0, 2, 1]); // [S, C, k]
   return tf.reshape(tf.transpose(matMul(screen, w), [0, 2, 1]), [s * k, n]);
 }

@@ -24,11 +24,37 @@ import * as tf from './tf';
 
 type Arg = tf.Tensor | tf.GradSaveFunc;
 
+/** Kernel name of the plain (one thread per output) product, registered for WebGPU by workers/rowKernels.ts. */
+export const PLAIN_PRODUCT = 'CoevoPlainProduct';
+
+/** a × b, rank 3 with equal batch sizes, by the plain-product kernel (no gradient of its own). */
+function plainProduct(a: tf.Tensor, b: tf.Tensor, transposeA: boolean, transposeB: boolean): tf.Tensor3D {
+  return tf.engine().runKernel(PLAIN_PRODUCT, { a, b }, { transposeA, transposeB }) as tf.Tensor3D;
+}
+
 /** Σ over the rows of x [N, C] → [C]. */
 function columnSums(x: tf.Tensor): tf.Tensor1D {
   const [n, c] = x.shape as [number, number];
+  if (hasRowKernels()) return tf.reshape(plainProduct(tf.ones([1, 1, n]), tf.reshape(x, [1, n, c]), false, false), [c]);
   return tf.reshape(tf.matMul(tf.ones([1, n]), x), [c]);
 }
+
+/**
+ * a [B, M, K] × b [B, N, K]ᵀ → [B, M, N] by the plain-product kernel, for
+ * thin shapes (M or N of a few): a wanted class or letter bag against every
+ * cell. Its gradients are plain products too.
+ */
+export const thinProductNT = tf.customGrad((...args: Arg[]) => {
+  const [a, b, save] = args as [tf.Tensor3D, tf.Tensor3D, tf.GradSaveFunc];
+  save([a, b]);
+  return {
+    value: plainProduct(a, b, false, true),
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [sa, sb] = saved;
+      return [plainProduct(dy, sb, false, false), plainProduct(dy, sa, true, false)];
+    },
+  };
+}) as (a: tf.Tensor3D, b: tf.Tensor3D) => tf.Tensor3D;
 
 /** x [N, I] · w [I, O] + b [O], the bias added inside the product's kernel. */
 const affineTrained = tf.customGrad((...args: Arg[]) => {
