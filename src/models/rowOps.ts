@@ -24,8 +24,16 @@ import * as tf from './tf';
 
 type Arg = tf.Tensor | tf.GradSaveFunc;
 
-/** Kernel name of the plain (one thread per output) product, registered for WebGPU by workers/rowKernels.ts. */
+/** Kernel names of the row kernels, registered for WebGPU by workers/rowKernels.ts. */
 export const PLAIN_PRODUCT = 'CoevoPlainProduct';
+export const ROW_SOFTMAX = 'CoevoRowSoftmax';
+export const ROW_SOFTMAX_GRAD = 'CoevoRowSoftmaxGrad';
+export const ROW_STANDARDIZE = 'CoevoRowStandardize';
+export const ROW_LAYER_NORM = 'CoevoRowLayerNorm';
+export const ROW_LAYER_NORM_GRAD = 'CoevoRowLayerNormGrad';
+
+/** Whether the current backend has the row kernels (WebGPU, once workers/backend.ts registered them). */
+export const hasRowKernels = (): boolean => Boolean(tf.getKernel(ROW_SOFTMAX, tf.getBackend()));
 
 /** a × b, rank 3 with equal batch sizes, by the plain-product kernel (no gradient of its own). */
 function plainProduct(a: tf.Tensor, b: tf.Tensor, transposeA: boolean, transposeB: boolean): tf.Tensor3D {
@@ -94,16 +102,6 @@ export const addBiasRows = tf.customGrad((...args: Arg[]) => {
 
 /** The eps every layer norm here uses. */
 export const LAYER_NORM_EPS = 1e-5;
-
-/** Kernel names of the row kernels, registered for WebGPU by workers/rowKernels.ts. */
-export const ROW_SOFTMAX = 'CoevoRowSoftmax';
-export const ROW_SOFTMAX_GRAD = 'CoevoRowSoftmaxGrad';
-export const ROW_STANDARDIZE = 'CoevoRowStandardize';
-export const ROW_LAYER_NORM = 'CoevoRowLayerNorm';
-export const ROW_LAYER_NORM_GRAD = 'CoevoRowLayerNormGrad';
-
-/** Whether the current backend has the row kernels (WebGPU, once workers/backend.ts registered them). */
-export const hasRowKernels = (): boolean => Boolean(tf.getKernel(ROW_SOFTMAX, tf.getBackend()));
 
 /** Rows longer than this keep tf.softmax: a thread per row would leave a real GPU idle. */
 const ROW_KERNEL_MAX_COLS = 1024;
