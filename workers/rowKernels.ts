@@ -18,7 +18,8 @@
  */
 import * as tf from '../src/models/tf';
 import type { WebGPUBackend, WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
-import { LAYER_NORM_EPS, PLAIN_PRODUCT, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_SOFTMAX, ROW_SOFTMAX_GRAD, ROW_STANDARDIZE } from '../src/models/rowOps';
+import { IM2COL_3X3, PLAIN_PRODUCT, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_SOFTMAX, ROW_SOFTMAX_GRAD, ROW_STANDARDIZE } from '../src/models/kernelNames';
+import { LAYER_NORM_EPS } from '../src/models/rowOps';
 
 const WORKGROUP = 64;
 
@@ -98,35 +99,79 @@ const KERNELS: Record<string, { inputs: string[]; body: string }> = {
 };
 
 /**
- * a × b for thin shapes, one thread per output element and no shared
- * memory: [B, M, K] (or [B, K, M] transposed) × [B, K, N] (or [B, N, K])
- * → [B, M, N]. tfjs's tiled products give each thread a 4×4 block, so a
- * product with N = 1 or K = 1 leaves most of the tile idle: on SwiftShader
- * the matrix-vector [8, 650, 38] × [8, 38, 1] took 195 ms.
+ * a × b (+ bias) with one thread per output element and no shared memory:
+ * [B, M, K] (or [B, K, M] transposed) × [B, K, N] (or [B, N, K]) → [B, M, N].
+ * tfjs's tiled products give each thread a 4×4 block of a 32×32 tile, 32
+ * deep, with barriers between tiles. A product with N = 1 leaves most of the
+ * tile idle (on SwiftShader the matrix-vector [8, 650, 38] × [8, 38, 1] took
+ * 195 ms), and at K = 16 half of every tile is padding.
  */
-function plainProduct(a: tf.TensorInfo, b: tf.TensorInfo, transposeA: boolean, transposeB: boolean): WebGPUProgram {
+function plainProduct(a: tf.TensorInfo, b: tf.TensorInfo, transposeA: boolean, transposeB: boolean, hasBias: boolean): WebGPUProgram {
   const [batch, m] = transposeA ? [a.shape[0], a.shape[2]] : a.shape;
   const n = transposeB ? b.shape[1] : b.shape[2];
   const groups = Math.ceil((batch * m * n) / WORKGROUP);
   const x = Math.min(groups, 65535);
   return {
-    variableNames: ['a', 'b'],
+    variableNames: hasBias ? ['a', 'b', 'bias'] : ['a', 'b'],
     outputShape: [batch, m, n],
-    shaderKey: `coevoPlainProduct_${transposeA}_${transposeB}`,
+    shaderKey: `coevoPlainProduct_${transposeA}_${transposeB}_${hasBias}`,
     size: true,
     dispatchLayout: { x: [0, 1, 2] },
     dispatch: [x, Math.ceil(groups / x), 1],
+    workgroupSize: [WORKGROUP, 1, 1],
+    // Operands are indexed directly, base plus stride, rather than through
+    // getA/getB, which rebuild the strides from the shape on every read.
+    getUserCode: () => `
+      fn main(index : i32) {
+        if (index < uniforms.size) {
+          let o = getCoordsFromIndex(index);
+          let m = uniforms.outShape[1];
+          let n = uniforms.outShape[2];
+          let inner = uniforms.aShape[${transposeA ? 1 : 2}];
+          let aBase = o.x * m * inner + ${transposeA ? 'o.y' : 'o.y * inner'};
+          let aStep = ${transposeA ? 'm' : '1'};
+          let bBase = o.x * inner * n + ${transposeB ? 'o.z * inner' : 'o.z'};
+          let bStep = ${transposeB ? '1' : 'n'};
+          var acc = ${hasBias ? 'bias[o.z]' : '0.0'};
+          for (var i = 0; i < inner; i++) {
+            acc += a[aBase + i * aStep] * b[bBase + i * bStep];
+          }
+          setOutputAtIndex(index, acc);
+        }
+      }`,
+  };
+}
+
+/**
+ * im2col for a 3×3 window, stride 1, zero padding 1: x [B, H, W, C] →
+ * [B, H, W, 9C], one thread per output element (the convolution's filter
+ * gradient multiplies it by dy, see conv3x3AsFilter in src/models/layers.ts).
+ */
+function im2col3x3(x: tf.TensorInfo): WebGPUProgram {
+  const [b, h, w, c] = x.shape;
+  const groups = Math.ceil((b * h * w * 9 * c) / WORKGROUP);
+  const gx = Math.min(groups, 65535);
+  return {
+    variableNames: ['x'],
+    outputShape: [b, h, w, 9 * c],
+    shaderKey: 'coevoIm2Col3x3',
+    size: true,
+    dispatchLayout: { x: [0, 1, 2, 3] },
+    dispatch: [gx, Math.ceil(groups / gx), 1],
     workgroupSize: [WORKGROUP, 1, 1],
     getUserCode: () => `
       fn main(index : i32) {
         if (index < uniforms.size) {
           let o = getCoordsFromIndex(index);
-          let inner = uniforms.aShape[${transposeA ? 1 : 2}];
-          var acc = 0.0;
-          for (var i = 0; i < inner; i++) {
-            acc += getA(o.x, ${transposeA ? 'i, o.y' : 'o.y, i'}) * getB(o.x, ${transposeB ? 'o.z, i' : 'i, o.z'});
+          let c = uniforms.xShape[3];
+          let window = o.w / c;
+          let yy = o.y + window / 3 - 1;
+          let xx = o.z + window % 3 - 1;
+          var v = 0.0;
+          if (yy >= 0 && yy < uniforms.xShape[1] && xx >= 0 && xx < uniforms.xShape[2]) {
+            v = getX(o.x, yy, xx, o.w % c);
           }
-          setOutputAtIndex(index, acc);
+          setOutputAtIndex(index, v);
         }
       }`,
   };
@@ -139,9 +184,20 @@ export function registerRowKernels(): void {
       kernelName: PLAIN_PRODUCT,
       backendName: 'webgpu',
       kernelFunc: ({ inputs, backend, attrs }) => {
-        const [a, b] = [inputs.a as tf.TensorInfo, inputs.b as tf.TensorInfo];
+        const given = [inputs.a, inputs.b, inputs.bias].filter((t): t is tf.TensorInfo => t !== undefined);
         const { transposeA, transposeB } = attrs as { transposeA: boolean; transposeB: boolean };
-        return (backend as WebGPUBackend).runWebGPUProgram(plainProduct(a, b, transposeA, transposeB), [a, b], 'float32');
+        const program = plainProduct(given[0], given[1], transposeA, transposeB, given.length === 3);
+        return (backend as WebGPUBackend).runWebGPUProgram(program, given, 'float32');
+      },
+    });
+  }
+  if (!tf.getKernel(IM2COL_3X3, 'webgpu')) {
+    tf.registerKernel({
+      kernelName: IM2COL_3X3,
+      backendName: 'webgpu',
+      kernelFunc: ({ inputs, backend }) => {
+        const x = inputs.x as tf.TensorInfo;
+        return (backend as WebGPUBackend).runWebGPUProgram(im2col3x3(x), [x], 'float32');
       },
     });
   }

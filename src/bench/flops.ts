@@ -6,6 +6,7 @@
  * each, the usual convention): element-wise ops, softmax and layer norms are
  * memory-bound and would flatter a GFLOP/s figure.
  */
+import { PLAIN_PRODUCT } from '../models/kernelNames';
 import type { MatmulShape } from './types';
 
 /** The part of a tfjs profile's kernel record that the count reads. */
@@ -15,8 +16,8 @@ export interface KernelShapes {
   outputShapes: readonly (readonly number[])[];
 }
 
-/** Kernels that are matrix products (tfjs-core's BatchMatMul and the fused variant). */
-export const MATMUL_KERNELS: readonly string[] = ['BatchMatMul', '_FusedMatMul'];
+/** Kernels that are matrix products (tfjs-core's BatchMatMul, the fused variant, and our plain product on WebGPU). */
+export const MATMUL_KERNELS: readonly string[] = ['BatchMatMul', '_FusedMatMul', PLAIN_PRODUCT];
 
 /**
  * Convolutions and their two gradients (the grounder's 3×3 conv runs as

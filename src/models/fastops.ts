@@ -17,6 +17,7 @@
  * overhead that small models never amortise).
  */
 import * as tf from './tf';
+import { flaggedProduct } from './rowOps';
 
 function swapLast(x: tf.Tensor): tf.Tensor {
   const r = x.rank;
@@ -33,7 +34,7 @@ const flagsAreFree = (): boolean => tf.getBackend() === 'webgpu';
 
 /** a × b with either operand transposed, by flag or by an explicit transpose, whichever is cheaper here. */
 function product(a: tf.Tensor, b: tf.Tensor, ta: boolean, tb: boolean): tf.Tensor {
-  if (flagsAreFree()) return tf.matMul(a, b, ta, tb);
+  if (flagsAreFree()) return flaggedProduct(a, b, ta, tb);
   return tf.matMul(ta ? swapLast(a) : a, tb ? swapLast(b) : b);
 }
 
@@ -46,7 +47,7 @@ const matMulNN = tf.customGrad((...args: Arg[]) => {
   const [a, b, save] = args as [tf.Tensor, tf.Tensor, tf.GradSaveFunc];
   save([a, b]);
   return {
-    value: tf.matMul(a, b),
+    value: product(a, b, false, false),
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [sa, sb] = saved;
       return [product(dy, sb, false, true), product(sa, dy, true, false)];
@@ -62,7 +63,7 @@ const matMulNT = tf.customGrad((...args: Arg[]) => {
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [sa, sb] = saved;
       // y = a bᵀ: da = dy b, db = dyᵀ a
-      return [tf.matMul(dy, sb), product(dy, sa, true, false)];
+      return [product(dy, sb, false, false), product(dy, sa, true, false)];
     },
   };
 });
@@ -87,7 +88,7 @@ export function matMulData(x: tf.Tensor2D, w: tf.Tensor): tf.Tensor2D {
     const [wt, save] = args as [tf.Tensor, tf.GradSaveFunc];
     save([x]); // kept for the backward pass, which outlives the caller's tidy scope
     return {
-      value: tf.matMul(x, wt),
+      value: product(x, wt, false, false),
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [product(saved[0], dy, true, false)],
     };
   });

@@ -65,7 +65,7 @@ import {
 } from './layers';
 import { bagLogLikelihood, classMatch, repeatRows, rowConv, rowConvSpecs, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
-import { softmax } from './rowOps';
+import { middleSums, softmax } from './rowOps';
 
 export interface GrounderConfig {
   model: 'grounder';
@@ -193,7 +193,9 @@ function encodeInstruction(p: ParamMap, cfg: GrounderConfig, tokens: tf.Tensor2D
 
 /** Letter bag of each token's word [B, T, LETTER_CLASSES] (0/1, pad class cleared). */
 function tokenBags(chars: tf.Tensor3D): tf.Tensor {
-  const bag = tf.minimum(tf.sum(oneHotFloat(chars, WORD_CHAR_CLASSES), 2), 1);
+  const [b, t, l] = chars.shape;
+  const counts = middleSums(tf.reshape(oneHotFloat(chars, WORD_CHAR_CLASSES), [b * t, l, WORD_CHAR_CLASSES]) as tf.Tensor3D);
+  const bag = tf.minimum(tf.reshape(counts, [b, t, WORD_CHAR_CLASSES]), 1);
   const notPad = tf.concat([tf.zeros([1]), tf.ones([LETTER_CLASSES - 1])]);
   return tf.mul(bag, notPad);
 }

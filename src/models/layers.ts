@@ -12,10 +12,7 @@ import * as tf from './tf';
 import { maskOf, oneHotFloat } from './dtype';
 import { im2col3x3, matMul, matMulData } from './fastops';
 import { get, normal, ONES, ZEROS, type ParamMap, type ParamSpecs } from './params';
-import { addBiasRows, affineRows, hasRowKernels, LAYER_NORM_EPS, layerNormRows, softmax } from './rowOps';
-
-/** Whether reductions go through rowOps' products (WebGPU) rather than tf.sum/tf.mean (WASM, CPU), see rowOps.ts. */
-const reduceByProducts = (): boolean => tf.getBackend() === 'webgpu';
+import { addBiasRows, affineRows, columnSums, flaggedProduct, hasRowKernels, im2colKernel, LAYER_NORM_EPS, layerNormRows, softmax } from './rowOps';
 
 /** Additive mask value: large enough to silence a logit, small enough to stay finite in float32 softmax. */
 export const MASKED = -1e9;
@@ -29,7 +26,7 @@ function affine(p: ParamMap, name: string, x: tf.Tensor, trainsInput: boolean): 
   const [w, b] = [get(p, `${name}.w`), get(p, `${name}.b`)];
   const lead = x.shape.slice(0, -1);
   const x2 = tf.reshape(x, [-1, x.shape[x.shape.length - 1]]) as tf.Tensor2D;
-  const y = reduceByProducts() ? affineRows(x2, w, b, trainsInput) : tf.add((trainsInput ? matMul : matMulData)(x2, w), b);
+  const y = hasRowKernels() ? affineRows(x2, w, b, trainsInput) : tf.add((trainsInput ? matMul : matMulData)(x2, w), b);
   return tf.reshape(y, [...lead, w.shape[1] as number]);
 }
 
@@ -43,7 +40,7 @@ export function denseOnData(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor 
 }
 
 /** x [B, ...S] + t [...S]: one table (positions) added to every item; on WebGPU its gradient is a product, not a reduce over B. */
-export function addToEach(x: tf.Tensor, t: tf.Tensor, byProducts = reduceByProducts()): tf.Tensor {
+export function addToEach(x: tf.Tensor, t: tf.Tensor, byProducts = hasRowKernels()): tf.Tensor {
   if (!byProducts) return tf.add(x, t);
   const rows = tf.reshape(x, [x.shape[0], -1]) as tf.Tensor2D;
   return tf.reshape(addBiasRows(rows, tf.reshape(t, [-1])), x.shape);
@@ -54,7 +51,7 @@ export function addToEach(x: tf.Tensor, t: tf.Tensor, byProducts = reduceByProdu
  * rows[r] + cols[c]. On WebGPU as one-hot products, whose gradients are
  * products too (a broadcast add's are reduce shaders).
  */
-export function gridSum(rows: tf.Tensor, cols: tf.Tensor, byProducts = reduceByProducts()): tf.Tensor2D {
+export function gridSum(rows: tf.Tensor, cols: tf.Tensor, byProducts = hasRowKernels()): tf.Tensor2D {
   const [r, d] = rows.shape as [number, number];
   const c = cols.shape[0] as number;
   if (!byProducts) return tf.reshape(tf.add(tf.reshape(rows, [r, 1, d]), tf.reshape(cols, [1, c, d])), [r * c, d]);
@@ -175,12 +172,34 @@ export function conv3x3(p: ParamMap, name: string, x: tf.Tensor4D): tf.Tensor4D 
   return conv3x3AsFilter(x, get(p, `${name}.w`), get(p, `${name}.b`));
 }
 
-/** conv3x3's WebGPU form: the [9C, out] weight matrix as a [3, 3, C, out] filter for tf.conv2d. */
+type Arg = tf.Tensor | tf.GradSaveFunc;
+
+/**
+ * conv3x3's WebGPU form: the [9C, out] weight matrix as a [3, 3, C, out]
+ * filter, the bias inside the convolution's kernel. The filter gradient is
+ * im2col(x)ᵀ · dy, a tiled product at the step's best rate, rather than
+ * tfjs-webgpu's Conv2DBackpropFilter, one thread per filter weight walking
+ * every position (0.9 s of a 7.9 s grounder step on SwiftShader, npm run
+ * bench); the bias gradient is a column sum, not a reduce shader.
+ */
+const convAsFilter = tf.customGrad((...args: Arg[]) => {
+  const [x, w, b, save] = args as [tf.Tensor4D, tf.Tensor2D, tf.Tensor1D, tf.GradSaveFunc];
+  const [cin, cout] = [x.shape[3], w.shape[1]];
+  save([x, w]);
+  return {
+    value: tf.fused.conv2d({ x, filter: tf.reshape(w, [3, 3, cin, cout]) as tf.Tensor4D, strides: 1, pad: 'same', bias: b }),
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [sx, sw] = saved as [tf.Tensor4D, tf.Tensor2D];
+      const dx = tf.conv2dTranspose(dy as tf.Tensor4D, tf.reshape(sw, [3, 3, cin, cout]) as tf.Tensor4D, sx.shape, 1, 'same');
+      const rows = tf.reshape(dy, [-1, cout]);
+      const cols = tf.reshape(hasRowKernels() ? im2colKernel(sx) : im2col3x3(sx), [-1, 9 * cin]);
+      return [dx, flaggedProduct(cols, rows, true, false), columnSums(rows)];
+    },
+  };
+});
+
 export function conv3x3AsFilter(x: tf.Tensor4D, w: tf.Tensor, b: tf.Tensor): tf.Tensor4D {
-  const [cin, cout] = [x.shape[3], w.shape[w.shape.length - 1]];
-  const filter = tf.reshape(w, [3, 3, cin, cout]) as tf.Tensor4D;
-  const y = tf.conv2d(x, filter, 1, 'same');
-  return tf.reshape(addBiasRows(tf.reshape(y, [-1, cout]) as tf.Tensor2D, b), y.shape) as tf.Tensor4D;
+  return convAsFilter(x, w, b) as tf.Tensor4D;
 }
 
 /** [B, H, W, C] → [B, H/f, W/f, f·f·C]: each f×f block becomes one position (space-to-depth). */

@@ -5,7 +5,7 @@
  */
 import * as tf from './tf';
 import { matMul } from './fastops';
-import { hasRowKernels, softmax, thinProductNT } from './rowOps';
+import { addBias, hasRowKernels, softmax, thinProductNT } from './rowOps';
 import { dense, denseSpecs, MASKED } from './layers';
 import { get, type ParamMap, type ParamSpecs } from './params';
 
@@ -38,7 +38,7 @@ export function rowConv(p: ParamMap, name: string, x: tf.Tensor4D, width: number
     const y = matMul(view, tf.slice(weight, [k * d, 0], [d, out]));
     acc = acc ? tf.add(acc, y) : y;
   }
-  return tf.reshape(tf.add(acc as tf.Tensor, get(p, `${name}.b`)), [b, h, w, out]);
+  return tf.reshape(addBias(acc as tf.Tensor, get(p, `${name}.b`)), [b, h, w, out]);
 }
 
 /**

@@ -21,27 +21,72 @@
  * (test/e2e/agents-steps.spec.ts).
  */
 import * as tf from './tf';
+import { IM2COL_3X3, PLAIN_PRODUCT, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_SOFTMAX, ROW_SOFTMAX_GRAD, ROW_STANDARDIZE } from './kernelNames';
 
 type Arg = tf.Tensor | tf.GradSaveFunc;
 
-/** Kernel names of the row kernels, registered for WebGPU by workers/rowKernels.ts. */
-export const PLAIN_PRODUCT = 'CoevoPlainProduct';
-export const ROW_SOFTMAX = 'CoevoRowSoftmax';
-export const ROW_SOFTMAX_GRAD = 'CoevoRowSoftmaxGrad';
-export const ROW_STANDARDIZE = 'CoevoRowStandardize';
-export const ROW_LAYER_NORM = 'CoevoRowLayerNorm';
-export const ROW_LAYER_NORM_GRAD = 'CoevoRowLayerNormGrad';
 
 /** Whether the current backend has the row kernels (WebGPU, once workers/backend.ts registered them). */
 export const hasRowKernels = (): boolean => Boolean(tf.getKernel(ROW_SOFTMAX, tf.getBackend()));
 
-/** a × b, rank 3 with equal batch sizes, by the plain-product kernel (no gradient of its own). */
-function plainProduct(a: tf.Tensor, b: tf.Tensor, transposeA: boolean, transposeB: boolean): tf.Tensor3D {
-  return tf.engine().runKernel(PLAIN_PRODUCT, { a, b }, { transposeA, transposeB }) as tf.Tensor3D;
+/** a × b (+ bias), rank 3 with equal batch sizes, by the plain-product kernel (no gradient of its own). */
+function plainProduct(a: tf.Tensor, b: tf.Tensor, transposeA: boolean, transposeB: boolean, bias?: tf.Tensor): tf.Tensor3D {
+  const inputs: tf.NamedTensorMap = bias ? { a, b, bias } : { a, b };
+  return tf.engine().runKernel(PLAIN_PRODUCT, inputs, { transposeA, transposeB }) as tf.Tensor3D;
+}
+
+/**
+ * Which products go to the plain-product kernel rather than tfjs-webgpu's
+ * tiled one: a short inner size (K ≤ 32), where the tiled kernel's 32-deep
+ * tiles are mostly padding, or a narrow output (N ≤ 16) with a moderate K,
+ * where half of every 32-wide tile idles. On SwiftShader the attention
+ * product [16, 169, 16] × [16, 169, 16]ᵀ took 134 ms tiled and 48 ms plain
+ * (npm run bench, time by kernel). A long K stays tiled: one thread would
+ * walk it alone.
+ */
+function isThin(inner: number, n: number): boolean {
+  return inner <= 32 || (n <= 16 && inner <= 256);
+}
+
+/**
+ * a × b (+ bias on the last axis), rank 2 or 3 with equal batch sizes, either
+ * operand transposed by flag, no gradient of its own: by the plain-product
+ * kernel when the row kernels exist and the shape is thin, else by
+ * tf.matMul (or tf.fused.matMul for a bias).
+ */
+export function flaggedProduct(a: tf.Tensor, b: tf.Tensor, transposeA: boolean, transposeB: boolean, bias?: tf.Tensor): tf.Tensor {
+  const inner = a.shape[transposeA ? a.rank - 2 : a.rank - 1] as number;
+  const n = b.shape[transposeB ? b.rank - 2 : b.rank - 1] as number;
+  const sameBatch = a.rank === 2 || (a.rank === 3 && b.rank === 3 && a.shape[0] === b.shape[0]);
+  if (!isThin(inner, n) || !sameBatch || !hasRowKernels()) {
+    return bias ? tf.fused.matMul({ a, b, transposeA, transposeB, bias }) : tf.matMul(a, b, transposeA, transposeB);
+  }
+  if (a.rank === 3) return plainProduct(a, b, transposeA, transposeB, bias);
+  const y = plainProduct(tf.expandDims(a, 0), tf.expandDims(b, 0), transposeA, transposeB, bias);
+  return tf.reshape(y, y.shape.slice(1));
+}
+
+/** The 3×3 windows of x [B, H, W, C] (zero padding 1) → [B, H, W, 9C], dy-major, then dx, then channel: fastops' im2col3x3 as one kernel, no gradient. */
+export function im2colKernel(x: tf.Tensor4D): tf.Tensor4D {
+  return tf.engine().runKernel(IM2COL_3X3, { x }, {}) as tf.Tensor4D;
+}
+
+/** Σ over the middle axis of x [G, L, C] → [G, C]: on WebGPU a product with ones, not a reduce shader (no gradient). */
+export function middleSums(x: tf.Tensor3D): tf.Tensor2D {
+  if (!hasRowKernels()) return tf.sum(x, 1);
+  const [g, l, c] = x.shape;
+  return tf.reshape(plainProduct(tf.ones([g, 1, l]), x, false, false), [g, c]);
+}
+
+/** y [..., C] + b [C]: on WebGPU without a broadcast, whose gradient would be a reduce shader (addBiasRows). */
+export function addBias(y: tf.Tensor, b: tf.Tensor): tf.Tensor {
+  if (!hasRowKernels()) return tf.add(y, b);
+  const c = y.shape[y.rank - 1] as number;
+  return tf.reshape(addBiasRows(tf.reshape(y, [-1, c]) as tf.Tensor2D, b), y.shape);
 }
 
 /** Σ over the rows of x [N, C] → [C]. */
-function columnSums(x: tf.Tensor): tf.Tensor1D {
+export function columnSums(x: tf.Tensor): tf.Tensor1D {
   const [n, c] = x.shape as [number, number];
   if (hasRowKernels()) return tf.reshape(plainProduct(tf.ones([1, 1, n]), tf.reshape(x, [1, n, c]), false, false), [c]);
   return tf.reshape(tf.matMul(tf.ones([1, n]), x), [c]);
@@ -69,10 +114,10 @@ const affineTrained = tf.customGrad((...args: Arg[]) => {
   const [x, w, b, save] = args as [tf.Tensor2D, tf.Tensor2D, tf.Tensor1D, tf.GradSaveFunc];
   save([x, w]);
   return {
-    value: tf.fused.matMul({ a: x, b: w, bias: b }),
+    value: flaggedProduct(x, w, false, false, b),
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [sx, sw] = saved;
-      return [tf.matMul(dy, sw, false, true), tf.matMul(sx, dy, true, false), columnSums(dy)];
+      return [flaggedProduct(dy, sw, false, true), flaggedProduct(sx, dy, true, false), columnSums(dy)];
     },
   };
 });
@@ -87,8 +132,8 @@ export function affineRows(x: tf.Tensor2D, w: tf.Tensor, b: tf.Tensor, trainsInp
     const [wt, bt, save] = args as [tf.Tensor2D, tf.Tensor1D, tf.GradSaveFunc];
     save([x]); // kept for the backward pass, which outlives the caller's tidy scope
     return {
-      value: tf.fused.matMul({ a: x, b: wt, bias: bt }),
-      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [tf.matMul(saved[0], dy, true, false), columnSums(dy)],
+      value: flaggedProduct(x, wt, false, false, bt),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [flaggedProduct(saved[0], dy, true, false), columnSums(dy)],
     };
   });
   return onData(w, b) as tf.Tensor2D;

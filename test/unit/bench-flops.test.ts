@@ -17,6 +17,8 @@ describe('matrix-product shapes from kernel records', () => {
     expect(matmulShape({ name: 'BatchMatMul', inputShapes: [[3, 7, 2], [3, 2, 9]], outputShapes: [[3, 7, 9]] })).toEqual({ batch: 3, m: 7, k: 2, n: 9 });
     // a transposed (a is [k, m]): k is still what is left of a's size.
     expect(matmulShape({ name: 'BatchMatMul', inputShapes: [[6, 4], [6, 5]], outputShapes: [[4, 5]] })).toEqual({ batch: 1, m: 4, k: 6, n: 5 });
+    // Our plain-product kernel on WebGPU: a [B, k, m] transposed, with a bias as its third input.
+    expect(matmulShape({ name: 'CoevoPlainProduct', inputShapes: [[2, 6, 4], [2, 6, 5], [5]], outputShapes: [[2, 4, 5]] })).toEqual({ batch: 2, m: 4, k: 6, n: 5 });
     expect(matmulShape({ name: 'Add', inputShapes: [[4, 5], [4, 5]], outputShapes: [[4, 5]] })).toBeNull();
     expect(shapeFlops({ batch: 3, m: 7, k: 2, n: 9 })).toBe(2 * 3 * 7 * 2 * 9);
   });
