@@ -1,6 +1,7 @@
 /**
- * Softmax and layer norm over the last axis, one thread per row, as WebGPU
- * kernels.
+ * Our own WebGPU kernels: softmax and layer norm over the last axis (one
+ * thread per row), thin matrix products (one thread per output) and the
+ * 3×3 im2col of the convolution's filter gradient.
  *
  * tfjs-webgpu's Softmax gives each row a workgroup of 64 threads and ten
  * barriers, sized for long rows on a real GPU. Our rows are short (24 text
@@ -13,8 +14,9 @@
  * (0.25 s per call), and as products they still took 0.1 s each, six per
  * layer norm and step.
  *
- * Registered for the WebGPU backend only; src/models/rowOps.ts uses them
- * when they are registered and the plain tf ops otherwise.
+ * Registered for the WebGPU backend only, as tfjs kernels (so the bench
+ * counts and replays them); src/models/rowOps.ts uses them when they are
+ * registered and the plain tf ops otherwise.
  */
 import * as tf from '../src/models/tf';
 import type { WebGPUBackend, WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
@@ -177,39 +179,34 @@ function im2col3x3(x: tf.TensorInfo): WebGPUProgram {
   };
 }
 
-/** Registers the row kernels for the WebGPU backend (once). */
+/** A kernel's program for the inputs it was given (in order, optional ones left out) and its attributes. */
+type ProgramFor = (given: tf.TensorInfo[], attrs: tf.NamedAttrMap) => WebGPUProgram;
+
+/** Every kernel of ours: the row kernels by their bodies, then the two with programs of their own. */
+const PROGRAMS: Record<string, { inputs: string[]; program: ProgramFor }> = {
+  ...Object.fromEntries(
+    Object.entries(KERNELS).map(([name, { inputs, body }]) => {
+      const program: ProgramFor = (given) => rowProgram(given[0].shape[0], given[0].shape[1], `coevo${name}`, inputs, body);
+      return [name, { inputs, program }];
+    }),
+  ),
+  [PLAIN_PRODUCT]: {
+    inputs: ['a', 'b', 'bias'],
+    program: (given, attrs) => plainProduct(given[0], given[1], attrs.transposeA === true, attrs.transposeB === true, given.length === 3),
+  },
+  [IM2COL_3X3]: { inputs: ['x'], program: (given) => im2col3x3(given[0]) },
+};
+
+/** Registers our kernels for the WebGPU backend (once). */
 export function registerRowKernels(): void {
-  if (!tf.getKernel(PLAIN_PRODUCT, 'webgpu')) {
-    tf.registerKernel({
-      kernelName: PLAIN_PRODUCT,
-      backendName: 'webgpu',
-      kernelFunc: ({ inputs, backend, attrs }) => {
-        const given = [inputs.a, inputs.b, inputs.bias].filter((t): t is tf.TensorInfo => t !== undefined);
-        const { transposeA, transposeB } = attrs as { transposeA: boolean; transposeB: boolean };
-        const program = plainProduct(given[0], given[1], transposeA, transposeB, given.length === 3);
-        return (backend as WebGPUBackend).runWebGPUProgram(program, given, 'float32');
-      },
-    });
-  }
-  if (!tf.getKernel(IM2COL_3X3, 'webgpu')) {
-    tf.registerKernel({
-      kernelName: IM2COL_3X3,
-      backendName: 'webgpu',
-      kernelFunc: ({ inputs, backend }) => {
-        const x = inputs.x as tf.TensorInfo;
-        return (backend as WebGPUBackend).runWebGPUProgram(im2col3x3(x), [x], 'float32');
-      },
-    });
-  }
-  for (const [name, { inputs: names, body }] of Object.entries(KERNELS)) {
+  for (const [name, { inputs: names, program }] of Object.entries(PROGRAMS)) {
     if (tf.getKernel(name, 'webgpu')) continue;
     tf.registerKernel({
       kernelName: name,
       backendName: 'webgpu',
-      kernelFunc: ({ inputs, backend }) => {
-        const infos = names.map((n) => inputs[n] as tf.TensorInfo);
-        const [rows, cols] = infos[0].shape;
-        return (backend as WebGPUBackend).runWebGPUProgram(rowProgram(rows, cols, `coevo${name}`, names, body), infos, 'float32');
+      kernelFunc: ({ inputs, backend, attrs }) => {
+        const given = names.map((n) => inputs[n]).filter((t): t is tf.TensorInfo => t !== undefined);
+        return (backend as WebGPUBackend).runWebGPUProgram(program(given, attrs ?? {}), given, 'float32');
       },
     });
   }
