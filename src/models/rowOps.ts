@@ -1,6 +1,6 @@
 /**
- * Dense layers, layer norms and softmax for WebGPU, without its reduce
- * shaders or broadcasting element-wise ops.
+ * Dense layers, layer norms, softmax and thin products for WebGPU, without
+ * its reduce shaders or broadcasting element-wise ops.
  *
  * tfjs-webgpu's reduce shaders are slow on small trailing axes: on
  * SwiftShader, tf.sum(x, 0) over a [5200, 32] bias gradient took 163 ms
@@ -25,7 +25,6 @@ import { IM2COL_3X3, PLAIN_PRODUCT, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_SOF
 
 type Arg = tf.Tensor | tf.GradSaveFunc;
 
-
 /** Whether the current backend has the row kernels (WebGPU, once workers/backend.ts registered them). */
 export const hasRowKernels = (): boolean => Boolean(tf.getKernel(ROW_SOFTMAX, tf.getBackend()));
 
@@ -40,8 +39,8 @@ function plainProduct(a: tf.Tensor, b: tf.Tensor, transposeA: boolean, transpose
  * tiled one: a short inner size (K ≤ 32), where the tiled kernel's 32-deep
  * tiles are mostly padding, or a narrow output (N ≤ 16) with a moderate K,
  * where half of every 32-wide tile idles. On SwiftShader the attention
- * product [16, 169, 16] × [16, 169, 16]ᵀ took 134 ms tiled and 48 ms plain
- * (npm run bench, time by kernel). A long K stays tiled: one thread would
+ * product [16, 169, 169] × [16, 169, 16] took 119–140 ms tiled and 38 ms
+ * plain (npm run bench, time by kernel). A long K stays tiled: one thread would
  * walk it alone.
  */
 function isThin(inner: number, n: number): boolean {

@@ -1,8 +1,9 @@
 /**
  * The grounder's 3×3 convolution has two implementations, im2col + matMul
  * (WASM, CPU) and tf.fused.conv2d over the same weight matrix read as a
- * filter, with its own gradient (WebGPU). Both must be the same function with the same gradients, or
- * checkpoints would mean different things on the two backends. Node has no
+ * filter, with its own gradient (WebGPU). Both must be the same function
+ * with the same gradients, or checkpoints would mean different things on
+ * the two backends. Node has no
  * WebGPU, so the test calls the WebGPU form directly on the CPU backend.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
