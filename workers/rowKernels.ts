@@ -101,6 +101,23 @@ const KERNELS: Record<string, { inputs: string[]; body: string }> = {
 };
 
 /**
+ * The part of a one-thread-per-output-element program that depends only on
+ * the output's shape: a flat index, spread over a second dispatch dimension
+ * past WebGPU's 65,535 workgroups per dimension.
+ */
+function perElement(outputShape: number[]): Pick<WebGPUProgram, 'outputShape' | 'size' | 'dispatchLayout' | 'dispatch' | 'workgroupSize'> {
+  const groups = Math.ceil(outputShape.reduce((a, b) => a * b, 1) / WORKGROUP);
+  const x = Math.min(groups, 65535);
+  return {
+    outputShape,
+    size: true,
+    dispatchLayout: { x: outputShape.map((_, i) => i) },
+    dispatch: [x, Math.ceil(groups / x), 1],
+    workgroupSize: [WORKGROUP, 1, 1],
+  };
+}
+
+/**
  * a × b (+ bias) with one thread per output element and no shared memory:
  * [B, M, K] (or [B, K, M] transposed) × [B, K, N] (or [B, N, K]) → [B, M, N].
  * tfjs's tiled products give each thread a 4×4 block of a 32×32 tile, 32
@@ -111,16 +128,10 @@ const KERNELS: Record<string, { inputs: string[]; body: string }> = {
 function plainProduct(a: tf.TensorInfo, b: tf.TensorInfo, transposeA: boolean, transposeB: boolean, hasBias: boolean): WebGPUProgram {
   const [batch, m] = transposeA ? [a.shape[0], a.shape[2]] : a.shape;
   const n = transposeB ? b.shape[1] : b.shape[2];
-  const groups = Math.ceil((batch * m * n) / WORKGROUP);
-  const x = Math.min(groups, 65535);
   return {
+    ...perElement([batch, m, n]),
     variableNames: hasBias ? ['a', 'b', 'bias'] : ['a', 'b'],
-    outputShape: [batch, m, n],
     shaderKey: `coevoPlainProduct_${transposeA}_${transposeB}_${hasBias}`,
-    size: true,
-    dispatchLayout: { x: [0, 1, 2] },
-    dispatch: [x, Math.ceil(groups / x), 1],
-    workgroupSize: [WORKGROUP, 1, 1],
     // Operands are indexed directly, base plus stride, rather than through
     // getA/getB, which rebuild the strides from the shape on every read.
     getUserCode: () => `
@@ -151,16 +162,10 @@ function plainProduct(a: tf.TensorInfo, b: tf.TensorInfo, transposeA: boolean, t
  */
 function im2col3x3(x: tf.TensorInfo): WebGPUProgram {
   const [b, h, w, c] = x.shape;
-  const groups = Math.ceil((b * h * w * 9 * c) / WORKGROUP);
-  const gx = Math.min(groups, 65535);
   return {
+    ...perElement([b, h, w, 9 * c]),
     variableNames: ['x'],
-    outputShape: [b, h, w, 9 * c],
     shaderKey: 'coevoIm2Col3x3',
-    size: true,
-    dispatchLayout: { x: [0, 1, 2, 3] },
-    dispatch: [gx, Math.ceil(groups / gx), 1],
-    workgroupSize: [WORKGROUP, 1, 1],
     getUserCode: () => `
       fn main(index : i32) {
         if (index < uniforms.size) {
