@@ -19,7 +19,7 @@ import type { ParamMap } from '../models/params';
 import { syntheticScreenImage } from '../models/rasterize';
 import { heldOutScreens, writeExample, type PoolScreen } from '../pretrain/grounderScreens';
 import type { Tokenizer } from '../text/tokenizer';
-import { cellLabels, LETTER_CLASSES, type CellLabels } from '../world/cellLabels';
+import { cellLabels, LETTER_CLASSES, textElements, type CellLabels } from '../world/cellLabels';
 import type { RefStyle, Screen } from '../world/types';
 import { REF_STYLES } from '../world/types';
 import { evalGrounder, type GroundingItem } from './evalGrounder';
@@ -41,7 +41,9 @@ export interface ReadingFigures {
   role: number;
   icon: number;
   color: number;
-  /** F1 of the letters read (p > 0.5) against the letters of the text under the cell, over text cells. */
+  /** Text elements on the screens. */
+  texts: number;
+  /** F1 of the letters each text element's cells read together (1 − Π(1 − p) > 0.5) against the letters of its text. */
   letterF1: number;
 }
 
@@ -76,7 +78,7 @@ function argmaxRows(values: Float32Array, rows: number, k: number): Int32Array {
 
 /** Per-cell reading figures of a set of screens. */
 export async function probeReading(params: ParamMap, cfg: GrounderConfig, screens: readonly Screen[], paint: (s: Screen) => Float32Array = syntheticScreenImage, batchSize = 8): Promise<ReadingFigures> {
-  const acc = { cells: 0, roleAllHits: 0, roleN: 0, roleHits: 0, iconN: 0, iconHits: 0, colorN: 0, colorHits: 0, tp: 0, fp: 0, fn: 0 };
+  const acc = { cells: 0, texts: 0, roleAllHits: 0, roleN: 0, roleHits: 0, iconN: 0, iconHits: 0, colorN: 0, colorHits: 0, tp: 0, fp: 0, fn: 0 };
   for (let start = 0; start < screens.length; start += batchSize) {
     const chunk = screens.slice(start, start + batchSize);
     const images = new Float32Array(chunk.length * IMAGE_FLOATS);
@@ -114,14 +116,18 @@ export async function probeReading(params: ParamMap, cfg: GrounderConfig, screen
           acc.colorN++;
           if (colorP[r] === lab.color[c]) acc.colorHits++;
         }
-        if (lab.hasText[c]) {
-          for (let k = 1; k < LETTER_CLASSES; k++) {
-            const want = lab.letters[c * LETTER_CLASSES + k] === 1;
-            const got = letters[r * LETTER_CLASSES + k] > 0.5;
-            if (want && got) acc.tp++;
-            else if (got) acc.fp++;
-            else if (want) acc.fn++;
-          }
+      }
+      for (const t of textElements(lab)) {
+        acc.texts++;
+        for (let k = 1; k < LETTER_CLASSES; k++) {
+          // What the element's cells read together: 1 − Π(1 − p), as pretraining trains them.
+          let none = 1;
+          for (const c of t.cells) none *= 1 - letters[(i * GRID_CELLS + c) * LETTER_CLASSES + k];
+          const want = lab.letters[t.cells[0] * LETTER_CLASSES + k] === 1;
+          const got = 1 - none > 0.5;
+          if (want && got) acc.tp++;
+          else if (got) acc.fp++;
+          else if (want) acc.fn++;
         }
       }
     });
@@ -129,6 +135,7 @@ export async function probeReading(params: ParamMap, cfg: GrounderConfig, screen
   const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
   return {
     cells: acc.cells,
+    texts: acc.texts,
     roleAll: ratio(acc.roleAllHits, acc.cells),
     role: ratio(acc.roleHits, acc.roleN),
     icon: ratio(acc.iconHits, acc.iconN),
@@ -205,6 +212,6 @@ export function formatReadingProbe(r: ReadingProbeResult): string {
   const rd = r.reading;
   return (
     `grounding on ${r.screens} held-out screens: all ${r.overall.accuracy.toFixed(3)} (chance ${r.overall.chance.toFixed(3)}); ${styles}\n` +
-    `reading over ${rd.cells} cells: role ${rd.role.toFixed(3)} (all cells ${rd.roleAll.toFixed(3)}), icon ${rd.icon.toFixed(3)}, colour ${rd.color.toFixed(3)}, letter F1 ${rd.letterF1.toFixed(3)}`
+    `reading over ${rd.cells} cells: role ${rd.role.toFixed(3)} (all cells ${rd.roleAll.toFixed(3)}), icon ${rd.icon.toFixed(3)}, colour ${rd.color.toFixed(3)}, letter F1 ${rd.letterF1.toFixed(3)} over ${rd.texts} texts`
   );
 }

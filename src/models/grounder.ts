@@ -10,16 +10,18 @@
  *     + row/column position embeddings
  *     + a 1×5 convolution along each row of cells          a cell sees the word it is part of
  *     + self-attention over 2×2-cell regions               the widget it is part of
- *     → reading heads per cell: the letters of the text under it (a bag of
- *       letter classes), the role, icon and colour of the widget under it,
- *       trained on labels the layout gives for free (world/cellLabels.ts)
+ *     → reading heads per cell: the letters the cell shows (trained so that
+ *       the cells of one text element together show that text's letters
+ *       and no others), the role, icon and colour of the widget under it,
+ *       on labels the layout gives for free (world/cellLabels.ts)
  *   instruction
  *     tokens + the letters of each token's word → `textLayers` blocks; then
  *     per token "is this the target's text" / "is this the anchor's text",
  *     and attention-pooled slots: which role, icon, colour, where, relation
  *   matching: one score map per kind of reference, each a log-likelihood
  *     that the cell shows what the instruction asks for —
- *       text:     the letters of the target words under the cell's read letters
+ *       text:     the letters of the target words against the letters read
+ *                 within `textReach` cells on the cell's row (noisy-OR)
  *       role, icon, colour: log Σ_k q_k(instruction)·p_k(cell)
  *       position: a quadratic in the cell's screen coordinates
  *       relation: a quadratic in the offset from the anchor text's centre
@@ -63,7 +65,7 @@ import {
   mlpSpecs,
   spaceToDepth,
 } from './layers';
-import { bagLogLikelihood, classMatch, repeatRows, rowConv, rowConvSpecs, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
+import { bagLogLikelihood, classMatch, repeatRows, rowConv, rowConvSpecs, rowWindowSum, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
 import { middleSums, softmax } from './rowOps';
 
@@ -79,6 +81,8 @@ export interface GrounderConfig {
   layers: number;
   /** Width in cells of the row convolution that lets a cell see its word (odd; default 5). */
   rowWidth?: number;
+  /** Cells left and right on its row whose letters count as a cell's text in the matching (default 4: 72 px, a short label). */
+  textReach?: number;
 }
 
 /** The tensors of one batch. */
@@ -98,7 +102,7 @@ export type GrounderOutput = {
 
 /** What the grounder read on each screen (logits; one row per screen). */
 export type GrounderReading = {
-  letters: tf.Tensor3D; // [S, GRID_CELLS, LETTER_CLASSES] independent logits (sigmoid)
+  letters: tf.Tensor3D; // [S, GRID_CELLS, LETTER_CLASSES] the cell shows letter c: independent logits (sigmoid)
   role: tf.Tensor3D; // [S, GRID_CELLS, ROLE_CLASSES] (softmax)
   icon: tf.Tensor3D; // [S, GRID_CELLS, ICON_CLASSES]
   color: tf.Tensor3D; // [S, GRID_CELLS, COLOR_CLASSES]
@@ -123,6 +127,12 @@ function rowWidthOf(cfg: GrounderConfig): number {
   const w = cfg.rowWidth ?? 5;
   if (w < 1 || w % 2 === 0) throw new Error(`grounder: rowWidth must be an odd number ≥ 1; got ${w}`);
   return w;
+}
+
+function textReachOf(cfg: GrounderConfig): number {
+  const r = cfg.textReach ?? 4;
+  if (!Number.isInteger(r) || r < 0) throw new Error(`grounder: textReach must be a whole number ≥ 0; got ${r}`);
+  return r;
 }
 
 export function grounderSpecs(cfg: GrounderConfig): ParamSpecs {
@@ -355,9 +365,9 @@ export function groundOnScreens(
 
   // What each cell shows.
   const r = screens.reading;
-  const letters = tf.sigmoid(r.letters);
-  const logP = safeLog(letters);
-  const logQ = safeLog(tf.sub(1, letters));
+  // Cells read the glyphs they see; a cell's text is what the cells within reach on its row read together.
+  const logQ = rowWindowSum(safeLog(tf.sub(1, tf.sigmoid(r.letters))), textReachOf(cfg)); // log P(no letter c nearby)
+  const logP = safeLog(tf.sub(1, tf.exp(logQ)));
   const wantText = softUnion(tf.squeeze(tf.slice(content, [0, 0, 0], [b, -1, 1]), [2]), bags);
   const wantAnchor = softUnion(tf.squeeze(tf.slice(content, [0, 0, 1], [b, -1, 1]), [2]), bags);
   const sText = bagLogLikelihood(logP, logQ, wantText, perScreen);

@@ -4,10 +4,11 @@
  * (the screen half of the model runs once per screen) and trains three
  * things at once:
  *
- * - reading: per-cell letters, role, icon and colour against the labels the
- *   layout knows for free (world/cellLabels.ts), each averaged over all
- *   screen cells plus over the cells that show something, so rare classes
- *   are not drowned by empty background;
+ * - reading: per-cell role, icon and colour against the labels the layout
+ *   knows for free (world/cellLabels.ts), each averaged over all screen
+ *   cells plus over the cells that show something, so rare classes are not
+ *   drowned by empty background; letters per text element (its cells
+ *   together, see elementLetterLoss);
  * - parsing: which instruction tokens are the target's text or the anchor's,
  *   and the target's role, icon and colour (labels from the instruction's
  *   parse and the target element);
@@ -34,9 +35,13 @@ import { boxTarget, offsetTarget } from '../learn/grounderSft';
 import { Random } from '../learn/random';
 import type { Paint } from '../learn/stepCheck';
 import type { Tokenizer } from '../text/tokenizer';
-import { cellLabels, COLOR_CLASSES, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES } from '../world/cellLabels';
+import { matMul } from '../models/fastops';
+import { cellLabels, COLOR_CLASSES, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES, textElements } from '../world/cellLabels';
 import type { RefStyle } from '../world/types';
 import { busyness, instructionLabels, styleOrder, trainingScreens, writeExample, type PoolScreen } from './grounderScreens';
+
+/** Text elements per screen the letter loss reads (training screens have at most 45; any beyond are left out). */
+const TEXT_SLOTS = 48;
 
 export type GrounderStage = 'read' | 'easy' | 'full' | 'anneal';
 
@@ -115,8 +120,14 @@ interface HostBatch {
   valid: Float32Array;
   tokens: Int32Array;
   chars: Int32Array;
-  letters: Float32Array;
-  hasText: Float32Array;
+  /** [S, TEXT_SLOTS, cells]: 1 where the cell belongs to the screen's k-th text element. */
+  members: Float32Array;
+  /** [S, TEXT_SLOTS, LETTER_CLASSES]: that element's letter bag. */
+  bags: Float32Array;
+  /** [S, TEXT_SLOTS]: 1 for slots that hold an element. */
+  slots: Float32Array;
+  /** [S, cells]: screen cells that show no text, where no letter may be read. */
+  quiet: Float32Array;
   role: Int32Array;
   icon: Int32Array;
   color: Int32Array;
@@ -139,8 +150,10 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
     valid: new Float32Array(n * GRID_CELLS),
     tokens: new Int32Array(n * t),
     chars: new Int32Array(n * t * l),
-    letters: new Float32Array(s * GRID_CELLS * LETTER_CLASSES),
-    hasText: new Float32Array(s * GRID_CELLS),
+    members: new Float32Array(s * TEXT_SLOTS * GRID_CELLS),
+    bags: new Float32Array(s * TEXT_SLOTS * LETTER_CLASSES),
+    slots: new Float32Array(s * TEXT_SLOTS),
+    quiet: new Float32Array(s * GRID_CELLS),
     role: new Int32Array(s * GRID_CELLS),
     icon: new Int32Array(s * GRID_CELLS),
     color: new Int32Array(s * GRID_CELLS),
@@ -155,8 +168,15 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
     h.images.set(paint(ps.screen), i * IMAGE_FLOATS);
     h.screenValid.set(validCells(ps.screen.platform), i * GRID_CELLS);
     const lab = cellLabels(ps.screen);
-    h.letters.set(lab.letters, i * GRID_CELLS * LETTER_CLASSES);
-    h.hasText.set(lab.hasText, i * GRID_CELLS);
+    textElements(lab)
+      .slice(0, TEXT_SLOTS)
+      .forEach((t, k) => {
+        const slot = i * TEXT_SLOTS + k;
+        h.slots[slot] = 1;
+        for (const c of t.cells) h.members[slot * GRID_CELLS + c] = 1;
+        h.bags.set(lab.letters.subarray(t.cells[0] * LETTER_CLASSES, (t.cells[0] + 1) * LETTER_CLASSES), slot * LETTER_CLASSES);
+      });
+    for (let c = 0; c < GRID_CELLS; c++) h.quiet[i * GRID_CELLS + c] = lab.valid[c] && !lab.hasText[c] ? 1 : 0;
     h.role.set(lab.role, i * GRID_CELLS);
     h.icon.set(lab.icon, i * GRID_CELLS);
     h.color.set(lab.color, i * GRID_CELLS);
@@ -201,6 +221,22 @@ function balancedCellLoss(logits: tf.Tensor, labels: tf.Tensor, classes: number,
   const ce = crossEntropy(logits, labels, classes);
   const something = tf.mul(valid, maskOf(tf.greater(labels, tf.scalar(0, 'int32'))));
   return tf.add(maskedMean(ce, valid), maskedMean(ce, something)) as tf.Scalar;
+}
+
+/**
+ * Multiple-instance loss of the letters read: each text element's cells
+ * together (noisy-OR, 1 − Π(1 − p)) must show the element's letters and no
+ * others, since the layout knows which letters an element shows but not
+ * which of its cells shows each; cells showing no text must read nothing.
+ * logits [S, cells, C], members [S, E, cells], bags [S, E, C], slots [S, E], quiet [S, cells].
+ */
+function elementLetterLoss(logits: tf.Tensor, members: tf.Tensor, bags: tf.Tensor, slots: tf.Tensor, quiet: tf.Tensor): tf.Scalar {
+  const logNot = safeLog(tf.sub(1, tf.sigmoid(logits))); // log(1 − p) per cell
+  const noneShown = matMul(members, logNot); // [S, E, C]: log P(no cell of the element shows c)
+  const ce = tf.neg(tf.add(tf.mul(bags, safeLog(tf.sub(1, tf.exp(noneShown)))), tf.mul(tf.sub(1, bags), noneShown)));
+  const elementLoss = maskedMean(tf.mean(ce, 2), slots);
+  const quietLoss = maskedMean(tf.neg(tf.mean(logNot, 2)), quiet);
+  return tf.add(elementLoss, quietLoss) as tf.Scalar;
 }
 
 /** Bernoulli cross-entropy per element of logits z against 0/1 targets y. */
@@ -260,8 +296,10 @@ export async function pretrainGrounder(
       const valid = tf.tensor2d(h.valid, [n, GRID_CELLS]);
       const tokens = tf.tensor2d(h.tokens, [n, t], 'int32');
       const chars = tf.tensor3d(h.chars, [n, t, cfg.charLength], 'int32');
-      const letters = tf.tensor3d(h.letters, [s, GRID_CELLS, LETTER_CLASSES]);
-      const hasText = tf.tensor2d(h.hasText, [s, GRID_CELLS]);
+      const members = tf.tensor3d(h.members, [s, TEXT_SLOTS, GRID_CELLS]);
+      const bags = tf.tensor3d(h.bags, [s, TEXT_SLOTS, LETTER_CLASSES]);
+      const slots = tf.tensor2d(h.slots, [s, TEXT_SLOTS]);
+      const quiet = tf.tensor2d(h.quiet, [s, GRID_CELLS]);
       const role = tf.tensor2d(h.role, [s, GRID_CELLS], 'int32');
       const icon = tf.tensor2d(h.icon, [s, GRID_CELLS], 'int32');
       const color = tf.tensor2d(h.color, [s, GRID_CELLS], 'int32');
@@ -274,10 +312,7 @@ export async function pretrainGrounder(
         const screens = encodeScreens(params, cfg, images, screenValid);
         const out = groundOnScreens(params, cfg, screens, perScreen, { tokens, chars, valid });
         const r = screens.reading;
-        const letterLoss = tf.add(
-          maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), screenValid),
-          maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), hasText),
-        );
+        const letterLoss = elementLetterLoss(r.letters, members, bags, slots, quiet);
         const read = sumOf([
           tf.mul(letterLoss, 4),
           balancedCellLoss(r.role, role, ROLE_CLASSES, screenValid),

@@ -9,8 +9,10 @@
  * holds the cell's centre; an element too small to hold any centre claims
  * the cell of its own centre. Per cell:
  * - letters: the letter classes (tokenizer's WORD_CHAR_CLASSES) of the text
- *   that element shows, as a bag: a cell must say which word it is part of,
- *   not which glyph it shows, so one label works whatever the font;
+ *   that element shows, as a bag. The layout does not say where each glyph
+ *   lands (that is the painter's business), so this bag labels the element
+ *   as a whole: pretraining asks the element's cells together to show these
+ *   letters and no others (`textElements`), not each cell alone;
  * - role: the role of the topmost interactive element over the cell;
  * - icon: the icon of the element, or of the interactive element, over it;
  * - colour: the named colour of the element or interactive element over it.
@@ -149,4 +151,22 @@ export function cellLabels(screen: Screen): CellLabels {
     }
   });
   return out;
+}
+
+/** A text-showing element and the cells it owns, in cell order. */
+export interface TextElement {
+  element: number;
+  cells: number[];
+}
+
+/** Every element that shows text, with the cells it owns (the groups whose letters pretraining reads as one bag). */
+export function textElements(lab: CellLabels): TextElement[] {
+  const byElement = new Map<number, number[]>();
+  for (let c = 0; c < lab.element.length; c++) {
+    if (!lab.hasText[c]) continue;
+    const cells = byElement.get(lab.element[c]);
+    if (cells) cells.push(c);
+    else byElement.set(lab.element[c], [c]);
+  }
+  return [...byElement].map(([element, cells]) => ({ element, cells }));
 }
