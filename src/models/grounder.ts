@@ -65,7 +65,7 @@ import {
   mlpSpecs,
   spaceToDepth,
 } from './layers';
-import { bagLogLikelihood, classMatch, repeatRows, rowConv, rowConvSpecs, rowWindowSum, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
+import { bagLogLikelihood, classMatch, log1mExp, logNotSigmoid, repeatRows, rowConv, rowConvSpecs, rowWindowSum, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
 import { middleSums, softmax } from './rowOps';
 
@@ -366,8 +366,8 @@ export function groundOnScreens(
   // What each cell shows.
   const r = screens.reading;
   // Cells read the glyphs they see; a cell's text is what the cells within reach on its row read together.
-  const logQ = rowWindowSum(safeLog(tf.sub(1, tf.sigmoid(r.letters))), textReachOf(cfg)); // log P(no letter c nearby)
-  const logP = safeLog(tf.sub(1, tf.exp(logQ)));
+  const logQ = rowWindowSum(logNotSigmoid(r.letters), textReachOf(cfg)); // log P(no letter c nearby)
+  const logP = log1mExp(logQ);
   const wantText = softUnion(tf.squeeze(tf.slice(content, [0, 0, 0], [b, -1, 1]), [2]), bags);
   const wantAnchor = softUnion(tf.squeeze(tf.slice(content, [0, 0, 1], [b, -1, 1]), [2]), bags);
   const sText = bagLogLikelihood(logP, logQ, wantText, perScreen);

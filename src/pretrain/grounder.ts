@@ -30,7 +30,7 @@ import { maskOf, oneHotFloat } from '../models/dtype';
 import { encodeScreens, groundOnScreens, type GrounderConfig } from '../models/grounder';
 import type { GrounderExample } from '../models/grounderData';
 import type { Params } from '../models/params';
-import { safeLog } from '../models/readLayers';
+import { log1mExp, logNotSigmoid, safeLog } from '../models/readLayers';
 import { boxTarget, offsetTarget } from '../learn/grounderSft';
 import { Random } from '../learn/random';
 import type { Paint } from '../learn/stepCheck';
@@ -231,9 +231,9 @@ function balancedCellLoss(logits: tf.Tensor, labels: tf.Tensor, classes: number,
  * logits [S, cells, C], members [S, E, cells], bags [S, E, C], slots [S, E], quiet [S, cells].
  */
 function elementLetterLoss(logits: tf.Tensor, members: tf.Tensor, bags: tf.Tensor, slots: tf.Tensor, quiet: tf.Tensor): tf.Scalar {
-  const logNot = safeLog(tf.sub(1, tf.sigmoid(logits))); // log(1 − p) per cell
+  const logNot = logNotSigmoid(logits); // log(1 − p) per cell
   const noneShown = matMul(members, logNot); // [S, E, C]: log P(no cell of the element shows c)
-  const ce = tf.neg(tf.add(tf.mul(bags, safeLog(tf.sub(1, tf.exp(noneShown)))), tf.mul(tf.sub(1, bags), noneShown)));
+  const ce = tf.neg(tf.add(tf.mul(bags, log1mExp(noneShown)), tf.mul(tf.sub(1, bags), noneShown)));
   const elementLoss = maskedMean(tf.mean(ce, 2), slots);
   const quietLoss = maskedMean(tf.neg(tf.mean(logNot, 2)), quiet);
   return tf.add(elementLoss, quietLoss) as tf.Scalar;

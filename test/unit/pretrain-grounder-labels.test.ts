@@ -20,7 +20,8 @@ import { heldOutScreens, instructionLabels, trainingScreens, writeExample } from
 import { defaultTokenizer } from '../../src/text/vocab';
 import { parseInstruction } from '../../src/text/grammar';
 import { syntheticScreenImage } from '../../src/models/rasterize';
-import { cellLabels, colorClass, iconClass, LETTER_CLASSES, letterBag, roleClass, shownText } from '../../src/world/cellLabels';
+import { cellLabels, colorClass, iconClass, LETTER_CLASSES, letterBag, roleClass, shownText, textElements } from '../../src/world/cellLabels';
+import { rowWindowSum } from '../../src/models/readLayers';
 import { HELD_OUT_DOMAINS, HELD_OUT_SITES, TEST_SEED_BASE } from '../../src/world/suites';
 import { appById } from '../../src/world/env';
 import { visibleElements } from '../../src/world/verifier';
@@ -78,6 +79,39 @@ describe('cell labels', () => {
     }
     expect(checkedText).toBeGreaterThan(50);
     expect(checkedIcon).toBeGreaterThan(3);
+  });
+
+  it('groups the text cells by the element that owns them, each cell in one group', () => {
+    for (const ps of trainingScreens(new Random(8), 6)) {
+      const lab = cellLabels(ps.screen);
+      const groups = textElements(lab);
+      const seen = new Set<number>();
+      for (const g of groups) {
+        expect(shownText(ps.screen.elements[g.element])).toBeDefined();
+        for (const c of g.cells) {
+          expect(lab.element[c]).toBe(g.element);
+          expect(seen.has(c)).toBe(false);
+          seen.add(c);
+        }
+      }
+      expect(seen.size).toBe(lab.hasText.reduce((a, v) => a + v, 0));
+      expect(groups.length).toBeGreaterThan(2);
+    }
+  });
+
+  it('sums per-cell values over the cells within reach on the same row', () => {
+    const c = 3;
+    const values = Float32Array.from({ length: 2 * GRID_CELLS * c }, (_, i) => ((i * 7919) % 13) - 6);
+    const got = tf.tidy(() => rowWindowSum(tf.tensor3d(values, [2, GRID_CELLS, c]), 2).dataSync());
+    for (const [s, cell, k] of [[0, 0, 0], [1, GRID_COLS - 1, 2], [0, 5 * GRID_COLS + 7, 1], [1, GRID_CELLS - 2, 0]]) {
+      const row = Math.floor(cell / GRID_COLS);
+      let want = 0;
+      for (let d = -2; d <= 2; d++) {
+        const col = (cell % GRID_COLS) + d;
+        if (col >= 0 && col < GRID_COLS) want += values[(s * GRID_CELLS + row * GRID_COLS + col) * c + k];
+      }
+      expect(got[(s * GRID_CELLS + cell) * c + k]).toBeCloseTo(want, 4);
+    }
   });
 });
 
