@@ -16,10 +16,11 @@ import * as tf from '../models/tf';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, GRID_CELLS, IMAGE_FLOATS, validCells } from '../models/canvas';
 import { encodeScreens, type GrounderConfig } from '../models/grounder';
 import type { ParamMap } from '../models/params';
-import { syntheticScreenImage } from '../models/rasterize';
+import { syntheticScreenPainting } from '../models/rasterize';
 import { heldOutScreens, writeExample, type PoolScreen } from '../pretrain/grounderScreens';
 import type { Tokenizer } from '../text/tokenizer';
-import { cellLabels, LETTER_CLASSES, textElements, type CellLabels } from '../world/cellLabels';
+import { cellLabels, glyphLetters, LETTER_CLASSES, type CellLabels } from '../world/cellLabels';
+import type { GlyphPaint } from './stepCheck';
 import type { RefStyle, Screen } from '../world/types';
 import { REF_STYLES } from '../world/types';
 import { evalGrounder, type GroundingItem } from './evalGrounder';
@@ -41,9 +42,9 @@ export interface ReadingFigures {
   role: number;
   icon: number;
   color: number;
-  /** Text elements on the screens. */
-  texts: number;
-  /** F1 of the letters each text element's cells read together (1 − Π(1 − p) > 0.5) against the letters of its text. */
+  /** Screen cells that show at least one glyph. */
+  glyphCells: number;
+  /** F1 of the letters read per cell (p > 0.5) against the glyphs the painter drew in it, over every screen cell. */
   letterF1: number;
 }
 
@@ -62,7 +63,8 @@ export interface ReadingProbeOptions {
   /** Grounding items per style, at most (default 40). */
   perStyle?: number;
   which?: 'sites' | 'all';
-  paint?: (screen: Screen) => Float32Array;
+  /** Pixels and the glyphs drawn (default: the Node painter, syntheticScreenPainting). */
+  paint?: GlyphPaint;
   batchSize?: number;
 }
 
@@ -77,14 +79,17 @@ function argmaxRows(values: Float32Array, rows: number, k: number): Int32Array {
 }
 
 /** Per-cell reading figures of a set of screens. */
-export async function probeReading(params: ParamMap, cfg: GrounderConfig, screens: readonly Screen[], paint: (s: Screen) => Float32Array = syntheticScreenImage, batchSize = 8): Promise<ReadingFigures> {
-  const acc = { cells: 0, texts: 0, roleAllHits: 0, roleN: 0, roleHits: 0, iconN: 0, iconHits: 0, colorN: 0, colorHits: 0, tp: 0, fp: 0, fn: 0 };
+export async function probeReading(params: ParamMap, cfg: GrounderConfig, screens: readonly Screen[], paint: GlyphPaint = syntheticScreenPainting, batchSize = 8): Promise<ReadingFigures> {
+  const acc = { cells: 0, glyphCells: 0, roleAllHits: 0, roleN: 0, roleHits: 0, iconN: 0, iconHits: 0, colorN: 0, colorHits: 0, tp: 0, fp: 0, fn: 0 };
   for (let start = 0; start < screens.length; start += batchSize) {
     const chunk = screens.slice(start, start + batchSize);
     const images = new Float32Array(chunk.length * IMAGE_FLOATS);
     const valid = new Float32Array(chunk.length * GRID_CELLS);
+    const shown: Uint8Array[] = [];
     chunk.forEach((s, i) => {
-      images.set(paint(s), i * IMAGE_FLOATS);
+      const painting = paint(s);
+      images.set(painting.pixels, i * IMAGE_FLOATS);
+      shown.push(glyphLetters(painting.glyphs));
       valid.set(validCells(s.platform), i * GRID_CELLS);
     });
     const out = tf.tidy(() => {
@@ -116,26 +121,23 @@ export async function probeReading(params: ParamMap, cfg: GrounderConfig, screen
           acc.colorN++;
           if (colorP[r] === lab.color[c]) acc.colorHits++;
         }
-      }
-      for (const t of textElements(lab)) {
-        acc.texts++;
+        let showsGlyph = false;
         for (let k = 1; k < LETTER_CLASSES; k++) {
-          // What the element's cells read together: 1 − Π(1 − p), as pretraining trains them.
-          let none = 1;
-          for (const c of t.cells) none *= 1 - letters[(i * GRID_CELLS + c) * LETTER_CLASSES + k];
-          const want = lab.letters[t.cells[0] * LETTER_CLASSES + k] === 1;
-          const got = 1 - none > 0.5;
+          const want = shown[i][c * LETTER_CLASSES + k] === 1;
+          const got = letters[r * LETTER_CLASSES + k] > 0.5;
+          showsGlyph ||= want;
           if (want && got) acc.tp++;
           else if (got) acc.fp++;
           else if (want) acc.fn++;
         }
+        if (showsGlyph) acc.glyphCells++;
       }
     });
   }
   const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
   return {
     cells: acc.cells,
-    texts: acc.texts,
+    glyphCells: acc.glyphCells,
     roleAll: ratio(acc.roleAllHits, acc.cells),
     role: ratio(acc.roleHits, acc.roleN),
     icon: ratio(acc.iconHits, acc.iconN),
@@ -165,7 +167,7 @@ export function probeItems(seed: number, screens: readonly PoolScreen[], perStyl
 }
 
 export async function readingProbe(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer, opts: ReadingProbeOptions): Promise<ReadingProbeResult> {
-  const paint = opts.paint ?? syntheticScreenImage;
+  const paint = opts.paint ?? syntheticScreenPainting;
   const screens = heldOutScreens(opts.seed, opts.screens ?? 60, opts.which ?? 'sites');
   const reading = await probeReading(
     params,
@@ -180,7 +182,7 @@ export async function readingProbe(params: ParamMap, cfg: GrounderConfig, tok: T
     cfg,
     tok,
     items.map((x) => x.item),
-    { paint, batchSize: opts.batchSize },
+    { paint: (s) => paint(s).pixels, batchSize: opts.batchSize },
   );
   const grounding: Partial<Record<RefStyle, StyleFigure>> = {};
   const overall: StyleFigure = { n: 0, hits: 0, accuracy: 0, chance: 0 };
@@ -212,6 +214,6 @@ export function formatReadingProbe(r: ReadingProbeResult): string {
   const rd = r.reading;
   return (
     `grounding on ${r.screens} held-out screens: all ${r.overall.accuracy.toFixed(3)} (chance ${r.overall.chance.toFixed(3)}); ${styles}\n` +
-    `reading over ${rd.cells} cells: role ${rd.role.toFixed(3)} (all cells ${rd.roleAll.toFixed(3)}), icon ${rd.icon.toFixed(3)}, colour ${rd.color.toFixed(3)}, letter F1 ${rd.letterF1.toFixed(3)} over ${rd.texts} texts`
+    `reading over ${rd.cells} cells: role ${rd.role.toFixed(3)} (all cells ${rd.roleAll.toFixed(3)}), icon ${rd.icon.toFixed(3)}, colour ${rd.color.toFixed(3)}, letter F1 ${rd.letterF1.toFixed(3)} (${rd.glyphCells} cells show a glyph)`
   );
 }

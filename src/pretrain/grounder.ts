@@ -7,8 +7,9 @@
  * - reading: per-cell role, icon and colour against the labels the layout
  *   knows for free (world/cellLabels.ts), each averaged over all screen
  *   cells plus over the cells that show something, so rare classes are not
- *   drowned by empty background; letters per text element (its cells
- *   together, see elementLetterLoss);
+ *   drowned by empty background; and per cell the letters it shows, from
+ *   the glyphs the painter reports drawing (averaged over all cells plus
+ *   over the cells that show a glyph);
  * - parsing: which instruction tokens are the target's text or the anchor's,
  *   and the target's role, icon and colour (labels from the instruction's
  *   parse and the target element);
@@ -19,9 +20,10 @@
  * on the less busy half of the screens, text/icon/colour styles favoured),
  * `easy` (grounding at full weight on the same screens), `full` (every
  * screen, every style alike), `anneal` (the same at a fifth of the learning
- * rate). Painter-agnostic: every label comes from the layout, the pixels
- * from `paint` (syntheticScreenImage in Node, the Canvas renderer in the
- * browser worker).
+ * rate). The labels come from the layout, except the letters, which come
+ * from the painter with the pixels (`paint`: syntheticScreenPainting in
+ * Node, the Canvas renderer in the browser worker): only the painter knows
+ * where each glyph lands.
  */
 import * as tf from '../models/tf';
 import { eventTurn } from '../learn/eventTurn';
@@ -30,25 +32,21 @@ import { maskOf, oneHotFloat } from '../models/dtype';
 import { encodeScreens, groundOnScreens, type GrounderConfig } from '../models/grounder';
 import type { GrounderExample } from '../models/grounderData';
 import type { Params } from '../models/params';
-import { log1mExp, logNotSigmoid, safeLog } from '../models/readLayers';
+import { logNotSigmoid, safeLog } from '../models/readLayers';
 import { boxTarget, offsetTarget } from '../learn/grounderSft';
 import { Random } from '../learn/random';
-import type { Paint } from '../learn/stepCheck';
+import type { GlyphPaint } from '../learn/stepCheck';
 import type { Tokenizer } from '../text/tokenizer';
-import { matMul } from '../models/fastops';
-import { cellLabels, COLOR_CLASSES, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES, textElements } from '../world/cellLabels';
+import { cellLabels, COLOR_CLASSES, glyphLetters, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES } from '../world/cellLabels';
 import type { RefStyle } from '../world/types';
 import { busyness, instructionLabels, styleOrder, trainingScreens, writeExample, type PoolScreen } from './grounderScreens';
-
-/** Text elements per screen the letter loss reads (training screens have at most 45; any beyond are left out). */
-const TEXT_SLOTS = 48;
 
 export type GrounderStage = 'read' | 'easy' | 'full' | 'anneal';
 
 export interface GrounderPretrainOptions {
   seed: number;
   steps: number;
-  paint: Paint;
+  paint: GlyphPaint;
   /** Instructions per step (default 16); a multiple of perScreen. */
   batchSize?: number;
   /** Instructions per screen in a step (default 4). */
@@ -120,14 +118,10 @@ interface HostBatch {
   valid: Float32Array;
   tokens: Int32Array;
   chars: Int32Array;
-  /** [S, TEXT_SLOTS, cells]: 1 where the cell belongs to the screen's k-th text element. */
-  members: Float32Array;
-  /** [S, TEXT_SLOTS, LETTER_CLASSES]: that element's letter bag. */
-  bags: Float32Array;
-  /** [S, TEXT_SLOTS]: 1 for slots that hold an element. */
-  slots: Float32Array;
-  /** [S, cells]: screen cells that show no text, where no letter may be read. */
-  quiet: Float32Array;
+  /** [S, cells, LETTER_CLASSES]: the letters each cell shows, from the glyphs the painter drew. */
+  letters: Float32Array;
+  /** [S, cells]: 1 where the cell shows at least one glyph. */
+  shows: Float32Array;
   role: Int32Array;
   icon: Int32Array;
   color: Int32Array;
@@ -139,7 +133,7 @@ interface HostBatch {
   offsetTarget: Float32Array;
 }
 
-function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint: Paint): HostBatch {
+function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint: GlyphPaint): HostBatch {
   const s = b.screens.length;
   const n = b.examples.length;
   const t = cfg.maxTokens;
@@ -150,10 +144,8 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
     valid: new Float32Array(n * GRID_CELLS),
     tokens: new Int32Array(n * t),
     chars: new Int32Array(n * t * l),
-    members: new Float32Array(s * TEXT_SLOTS * GRID_CELLS),
-    bags: new Float32Array(s * TEXT_SLOTS * LETTER_CLASSES),
-    slots: new Float32Array(s * TEXT_SLOTS),
-    quiet: new Float32Array(s * GRID_CELLS),
+    letters: new Float32Array(s * GRID_CELLS * LETTER_CLASSES),
+    shows: new Float32Array(s * GRID_CELLS),
     role: new Int32Array(s * GRID_CELLS),
     icon: new Int32Array(s * GRID_CELLS),
     color: new Int32Array(s * GRID_CELLS),
@@ -165,18 +157,13 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
     offsetTarget: new Float32Array(n * GRID_CELLS * 2),
   };
   b.screens.forEach((ps, i) => {
-    h.images.set(paint(ps.screen), i * IMAGE_FLOATS);
+    const painting = paint(ps.screen);
+    h.images.set(painting.pixels, i * IMAGE_FLOATS);
+    const shown = glyphLetters(painting.glyphs);
+    h.letters.set(shown, i * GRID_CELLS * LETTER_CLASSES);
+    for (let c = 0; c < GRID_CELLS; c++) h.shows[i * GRID_CELLS + c] = shown.subarray(c * LETTER_CLASSES, (c + 1) * LETTER_CLASSES).some((v) => v > 0) ? 1 : 0;
     h.screenValid.set(validCells(ps.screen.platform), i * GRID_CELLS);
     const lab = cellLabels(ps.screen);
-    textElements(lab)
-      .slice(0, TEXT_SLOTS)
-      .forEach((t, k) => {
-        const slot = i * TEXT_SLOTS + k;
-        h.slots[slot] = 1;
-        for (const c of t.cells) h.members[slot * GRID_CELLS + c] = 1;
-        h.bags.set(lab.letters.subarray(t.cells[0] * LETTER_CLASSES, (t.cells[0] + 1) * LETTER_CLASSES), slot * LETTER_CLASSES);
-      });
-    for (let c = 0; c < GRID_CELLS; c++) h.quiet[i * GRID_CELLS + c] = lab.valid[c] && !lab.hasText[c] ? 1 : 0;
     h.role.set(lab.role, i * GRID_CELLS);
     h.icon.set(lab.icon, i * GRID_CELLS);
     h.color.set(lab.color, i * GRID_CELLS);
@@ -223,20 +210,9 @@ function balancedCellLoss(logits: tf.Tensor, labels: tf.Tensor, classes: number,
   return tf.add(maskedMean(ce, valid), maskedMean(ce, something)) as tf.Scalar;
 }
 
-/**
- * Multiple-instance loss of the letters read: each text element's cells
- * together (noisy-OR, 1 − Π(1 − p)) must show the element's letters and no
- * others, since the layout knows which letters an element shows but not
- * which of its cells shows each; cells showing no text must read nothing.
- * logits [S, cells, C], members [S, E, cells], bags [S, E, C], slots [S, E], quiet [S, cells].
- */
-function elementLetterLoss(logits: tf.Tensor, members: tf.Tensor, bags: tf.Tensor, slots: tf.Tensor, quiet: tf.Tensor): tf.Scalar {
-  const logNot = logNotSigmoid(logits); // log(1 − p) per cell
-  const noneShown = matMul(members, logNot); // [S, E, C]: log P(no cell of the element shows c)
-  const ce = tf.neg(tf.add(tf.mul(bags, log1mExp(noneShown)), tf.mul(tf.sub(1, bags), noneShown)));
-  const elementLoss = maskedMean(tf.mean(ce, 2), slots);
-  const quietLoss = maskedMean(tf.neg(tf.mean(logNot, 2)), quiet);
-  return tf.add(elementLoss, quietLoss) as tf.Scalar;
+/** Bernoulli cross-entropy of logits z against 0/1 targets y, exact for any z: softplus(z) − y·z. */
+function binaryCrossEntropyOfLogits(z: tf.Tensor, y: tf.Tensor): tf.Tensor {
+  return tf.sub(tf.neg(logNotSigmoid(z)), tf.mul(y, z));
 }
 
 /** Bernoulli cross-entropy per element of logits z against 0/1 targets y. */
@@ -296,10 +272,8 @@ export async function pretrainGrounder(
       const valid = tf.tensor2d(h.valid, [n, GRID_CELLS]);
       const tokens = tf.tensor2d(h.tokens, [n, t], 'int32');
       const chars = tf.tensor3d(h.chars, [n, t, cfg.charLength], 'int32');
-      const members = tf.tensor3d(h.members, [s, TEXT_SLOTS, GRID_CELLS]);
-      const bags = tf.tensor3d(h.bags, [s, TEXT_SLOTS, LETTER_CLASSES]);
-      const slots = tf.tensor2d(h.slots, [s, TEXT_SLOTS]);
-      const quiet = tf.tensor2d(h.quiet, [s, GRID_CELLS]);
+      const letters = tf.tensor3d(h.letters, [s, GRID_CELLS, LETTER_CLASSES]);
+      const shows = tf.tensor2d(h.shows, [s, GRID_CELLS]);
       const role = tf.tensor2d(h.role, [s, GRID_CELLS], 'int32');
       const icon = tf.tensor2d(h.icon, [s, GRID_CELLS], 'int32');
       const color = tf.tensor2d(h.color, [s, GRID_CELLS], 'int32');
@@ -312,7 +286,8 @@ export async function pretrainGrounder(
         const screens = encodeScreens(params, cfg, images, screenValid);
         const out = groundOnScreens(params, cfg, screens, perScreen, { tokens, chars, valid });
         const r = screens.reading;
-        const letterLoss = elementLetterLoss(r.letters, members, bags, slots, quiet);
+        const letterBce = tf.mean(binaryCrossEntropyOfLogits(r.letters, letters), 2);
+        const letterLoss = tf.add(maskedMean(letterBce, screenValid), maskedMean(letterBce, shows));
         const read = sumOf([
           tf.mul(letterLoss, 4),
           balancedCellLoss(r.role, role, ROLE_CLASSES, screenValid),

@@ -9,17 +9,15 @@
  * holds the cell's centre; an element too small to hold any centre claims
  * the cell of its own centre. Per cell:
  * - letters: the letter classes (tokenizer's WORD_CHAR_CLASSES) of the text
- *   that element shows, as a bag. The layout does not say where each glyph
- *   lands (that is the painter's business), so this bag labels the element
- *   as a whole: pretraining asks the element's cells together to show these
- *   letters and no others (`textElements`), not each cell alone;
+ *   that element shows, as a bag (what each cell itself shows is the
+ *   painter's to say: `glyphLetters`);
  * - role: the role of the topmost interactive element over the cell;
  * - icon: the icon of the element, or of the interactive element, over it;
  * - colour: the named colour of the element or interactive element over it.
  * "Nothing" is class 0 of role, icon and colour.
  */
 import { CELL, CANVAS_HEIGHT, CANVAS_WIDTH, GRID_CELLS, GRID_COLS, GRID_ROWS } from '../models/canvas';
-import { WORD_CHAR_CLASSES, wordChars } from '../text/tokenizer';
+import { WORD_CHAR_CLASSES, wordCharClass, wordChars } from '../text/tokenizer';
 import { ICON_NAMES } from './icons';
 import { COLOR_NAMES } from './render/palette';
 import type { Box, ColorName, IconName, Role, Screen, UIElement } from './types';
@@ -153,20 +151,34 @@ export function cellLabels(screen: Screen): CellLabels {
   return out;
 }
 
-/** A text-showing element and the cells it owns, in cell order. */
-export interface TextElement {
-  element: number;
-  cells: number[];
+/**
+ * One character as a painter drew it, in screen px: the x of its centre and
+ * the band of its line (cap height to baseline). Only a painter knows this
+ * (fonts, alignment, squeezing); each painter reports its own.
+ */
+export interface Glyph {
+  char: string;
+  x: number;
+  top: number;
+  bottom: number;
 }
 
-/** Every element that shows text, with the cells it owns (the groups whose letters pretraining reads as one bag). */
-export function textElements(lab: CellLabels): TextElement[] {
-  const byElement = new Map<number, number[]>();
-  for (let c = 0; c < lab.element.length; c++) {
-    if (!lab.hasText[c]) continue;
-    const cells = byElement.get(lab.element[c]);
-    if (cells) cells.push(c);
-    else byElement.set(lab.element[c], [c]);
+/**
+ * What each cell shows, letter by letter: [GRID_CELLS × LETTER_CLASSES], 1
+ * where a drawn glyph's centre lies in the cell's column and its line's band
+ * overlaps the cell's row. An 8-px cell holds about two glyphs of the
+ * world's 7.5-px text; it is labelled with exactly what it shows.
+ */
+export function glyphLetters(glyphs: readonly Glyph[]): Uint8Array {
+  const out = new Uint8Array(GRID_CELLS * LETTER_CLASSES);
+  for (const g of glyphs) {
+    if (g.char.trim() === '') continue;
+    const col = Math.floor(g.x / CELL);
+    if (col < 0 || col >= GRID_COLS) continue;
+    const k = wordCharClass(g.char);
+    const r0 = Math.max(0, Math.floor(g.top / CELL));
+    const r1 = Math.min(GRID_ROWS - 1, Math.ceil(g.bottom / CELL) - 1);
+    for (let r = r0; r <= r1; r++) out[(r * GRID_COLS + col) * LETTER_CLASSES + k] = 1;
   }
-  return [...byElement].map(([element, cells]) => ({ element, cells }));
+  return out;
 }

@@ -18,7 +18,7 @@ import { Random } from '../../src/learn/random';
 import { initGrounder } from '../../src/models/grounder';
 import { disposeParams } from '../../src/models/params';
 import { grounderPreset } from '../../src/models/presets';
-import { syntheticScreenImage } from '../../src/models/rasterize';
+import { syntheticScreenPainting } from '../../src/models/rasterize';
 import { pretrainGrounder } from '../../src/pretrain/grounder';
 import { defaultTokenizer } from '../../src/text/vocab';
 import { REF_STYLES } from '../../src/world/types';
@@ -46,7 +46,7 @@ describe('grounder pretraining (tiny, synthetic painter, WASM)', () => {
     const cfg = grounderPreset('tiny');
     const params = initGrounder(new Random(1), cfg);
     const start = performance.now();
-    const rep = await pretrainGrounder(params, cfg, tok, { seed: 1, steps: STEPS, paint: syntheticScreenImage }, (p) => {
+    const rep = await pretrainGrounder(params, cfg, tok, { seed: 1, steps: STEPS, paint: syntheticScreenPainting }, (p) => {
       if (p.step % 50 === 0) console.log(`step ${p.step}/${p.steps} ${p.stage} loss ${p.loss.toFixed(3)} at ${((performance.now() - start) / 1000).toFixed(0)} s`);
     });
     const probe = await readingProbe(params, cfg, tok, { seed: 7, screens: 60, perStyle: 40 });

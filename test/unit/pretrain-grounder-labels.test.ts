@@ -19,8 +19,8 @@ import { pretrainGrounder } from '../../src/pretrain/grounder';
 import { heldOutScreens, instructionLabels, trainingScreens, writeExample } from '../../src/pretrain/grounderScreens';
 import { defaultTokenizer } from '../../src/text/vocab';
 import { parseInstruction } from '../../src/text/grammar';
-import { syntheticScreenImage } from '../../src/models/rasterize';
-import { cellLabels, colorClass, iconClass, LETTER_CLASSES, letterBag, roleClass, shownText, textElements } from '../../src/world/cellLabels';
+import { syntheticScreenPainting } from '../../src/models/rasterize';
+import { cellLabels, colorClass, iconClass, LETTER_CLASSES, letterBag, roleClass, shownText, glyphLetters } from '../../src/world/cellLabels';
 import { rowWindowSum } from '../../src/models/readLayers';
 import { HELD_OUT_DOMAINS, HELD_OUT_SITES, TEST_SEED_BASE } from '../../src/world/suites';
 import { appById } from '../../src/world/env';
@@ -81,22 +81,28 @@ describe('cell labels', () => {
     expect(checkedIcon).toBeGreaterThan(3);
   });
 
-  it('groups the text cells by the element that owns them, each cell in one group', () => {
+  it('labels each cell with the letters of the glyphs drawn in it', () => {
+    const at = (col: number, row: number, k: number) => (row * GRID_COLS + col) * LETTER_CLASSES + k;
+    const lab = glyphLetters([
+      { char: 'A', x: 13, top: 9, bottom: 14 }, // column 1, row 1
+      { char: 'b', x: 17.5, top: 12, bottom: 18 }, // column 2, rows 1 and 2
+      { char: ' ', x: 21, top: 9, bottom: 14 },
+    ]);
+    const on = [...lab].flatMap((v, i) => (v ? [i] : []));
+    expect(on).toEqual([at(1, 1, 1), at(2, 1, 2), at(2, 2, 2)].sort((x, y) => x - y));
+  });
+
+  it('the Node painter reports every glyph it draws, inside the box of an element that shows that text', () => {
+    let glyphs = 0;
     for (const ps of trainingScreens(new Random(8), 6)) {
-      const lab = cellLabels(ps.screen);
-      const groups = textElements(lab);
-      const seen = new Set<number>();
-      for (const g of groups) {
-        expect(shownText(ps.screen.elements[g.element])).toBeDefined();
-        for (const c of g.cells) {
-          expect(lab.element[c]).toBe(g.element);
-          expect(seen.has(c)).toBe(false);
-          seen.add(c);
-        }
+      const { glyphs: drawn } = syntheticScreenPainting(ps.screen);
+      for (const g of drawn) {
+        const owner = ps.screen.elements.find((e) => g.x >= e.box.x && g.x < e.box.x + e.box.w && g.top >= e.box.y && g.bottom <= e.box.y + e.box.h && (shownText(e) ?? '').includes(g.char));
+        expect(owner, JSON.stringify(g)).toBeDefined();
       }
-      expect(seen.size).toBe(lab.hasText.reduce((a, v) => a + v, 0));
-      expect(groups.length).toBeGreaterThan(2);
+      glyphs += drawn.length;
     }
+    expect(glyphs).toBeGreaterThan(200);
   });
 
   it('sums per-cell values over the cells within reach on the same row', () => {
@@ -219,7 +225,7 @@ describe('grounder reading and shared screens (tiny, WASM)', () => {
     const params = initGrounder(new Random(4), cfg);
     const before = tf.memory().numTensors;
     const seen: string[] = [];
-    const rep = await pretrainGrounder(params, cfg, tok, { seed: 3, steps: 7, paint: syntheticScreenImage, batchSize: 4, perScreen: 2, screens: 20 }, (p) => seen.push(`${p.step}:${p.stage}`));
+    const rep = await pretrainGrounder(params, cfg, tok, { seed: 3, steps: 7, paint: syntheticScreenPainting, batchSize: 4, perScreen: 2, screens: 20 }, (p) => seen.push(`${p.step}:${p.stage}`));
     expect(tf.memory().numTensors).toBe(before);
     expect(seen).toEqual(['1:read', '2:read', '3:easy', '4:easy', '5:full', '6:full', '7:anneal']);
     expect(rep.stages.map((s) => s.stage)).toEqual(['read', 'easy', 'full', 'anneal']);

@@ -4,6 +4,7 @@
  * of its buttons), the theme resolved to colours, and render options.
  */
 import type { Screen, UIElement } from '../types';
+import type { Glyph } from '../cellLabels';
 import type { ThemeColors } from './palette';
 
 export type Ctx2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
@@ -11,6 +12,8 @@ export type Ctx2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D
 export interface RenderOptions {
   /** Draw everything except this element's text (measured, not painted): the text-in-box check diffs against it. */
   hideTextOf?: string;
+  /** When given, every character drawn is reported here (pretraining's per-cell letter labels). */
+  glyphs?: Glyph[];
 }
 
 export interface Painter {

@@ -5,6 +5,7 @@
  */
 import type { Box, Role, TextStyle, UIElement } from '../types';
 import type { Painter } from './painter';
+import type { Glyph } from '../cellLabels';
 
 /** The text an element paints, or undefined when it paints none. Fields show their value, else a placeholder. */
 export function visibleText(el: UIElement): string | undefined {
@@ -84,6 +85,30 @@ export function measure(p: Painter, text: string, style: TextStyle): number {
 }
 
 /**
+ * Where each character of a line lands, as fillText draws it: prefix widths
+ * from measureText, squeezed to maxWidth about the alignment point; glyphs
+ * whose centre the element's box clips away are left out.
+ */
+function reportGlyphs(p: Painter, el: UIElement, line: string, style: TextStyle, at: { x: number; align: 'left' | 'center' | 'right'; baseline: number; maxW: number }, sink: Glyph[]): void {
+  const chars = [...line];
+  const full = measure(p, line, style);
+  if (full <= 0) return;
+  const squeeze = Math.min(1, at.maxW / full);
+  const left = at.align === 'left' ? at.x : at.align === 'center' ? at.x - (full * squeeze) / 2 : at.x - full * squeeze;
+  const top = at.baseline - style.size * CAP;
+  const b = el.box;
+  let before = 0;
+  let prefix = '';
+  for (const ch of chars) {
+    prefix += ch;
+    const after = measure(p, prefix, style);
+    const x = left + ((before + after) / 2) * squeeze;
+    if (x >= b.x && x < b.x + b.w) sink.push({ char: ch, x, top: Math.max(top, b.y), bottom: Math.min(at.baseline, b.y + b.h) });
+    before = after;
+  }
+}
+
+/**
  * Draws one line of an element's text vertically centred in `area` and
  * returns the width it takes. The drawing is clipped to the element's box, so
  * no glyph pixel can land outside it.
@@ -107,6 +132,7 @@ export function drawText(p: Painter, el: UIElement, text: string, area: Box, o: 
   ctx.textBaseline = 'alphabetic';
   ctx.fillStyle = o.color;
   ctx.fillText(line, x, baseline, maxW);
+  if (p.options.glyphs) reportGlyphs(p, el, line, style, { x, align, baseline, maxW }, p.options.glyphs);
   if (o.underline) {
     const left = align === 'left' ? x : align === 'center' ? x - width / 2 : x - width;
     ctx.fillRect(left, Math.round(baseline + Math.max(1, style.size * 0.12)), width, Math.max(0.6, style.size / 12));
