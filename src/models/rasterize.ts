@@ -138,7 +138,7 @@ function paintElement(p: Painter, e: UIElement, dark: boolean, ink: RGB): void {
       if (ch !== ' ') {
         p.bitmap(glyphBits(ch), 3, 5, Math.round(cx), ty, onFill, e.box);
         const gx = Math.round(cx) + 1.5;
-        if (gx >= x && gx < x + w) p.glyphs.push({ char: ch, x: gx, top: Math.max(ty, y), bottom: Math.min(ty + 5, y + h) });
+        if (gx >= x && gx < x + w) p.glyphs.push({ element: e.id, char: ch, x: gx, top: Math.max(ty, y), bottom: Math.min(ty + 5, y + h) });
       }
       cx += pitch;
     }

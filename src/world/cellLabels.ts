@@ -157,6 +157,8 @@ export function cellLabels(screen: Screen): CellLabels {
  * (fonts, alignment, squeezing); each painter reports its own.
  */
 export interface Glyph {
+  /** The element whose text it is. */
+  element: string;
   char: string;
   x: number;
   top: number;

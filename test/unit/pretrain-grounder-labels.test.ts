@@ -84,9 +84,9 @@ describe('cell labels', () => {
   it('labels each cell with the letters of the glyphs drawn in it', () => {
     const at = (col: number, row: number, k: number) => (row * GRID_COLS + col) * LETTER_CLASSES + k;
     const lab = glyphLetters([
-      { char: 'A', x: 13, top: 9, bottom: 14 }, // column 1, row 1
-      { char: 'b', x: 17.5, top: 12, bottom: 18 }, // column 2, rows 1 and 2
-      { char: ' ', x: 21, top: 9, bottom: 14 },
+      { element: 'e', char: 'A', x: 13, top: 9, bottom: 14 }, // column 1, row 1
+      { element: 'e', char: 'b', x: 17.5, top: 12, bottom: 18 }, // column 2, rows 1 and 2
+      { element: 'e', char: ' ', x: 21, top: 9, bottom: 14 },
     ]);
     const on = [...lab].flatMap((v, i) => (v ? [i] : []));
     expect(on).toEqual([at(1, 1, 1), at(2, 1, 2), at(2, 2, 2)].sort((x, y) => x - y));
@@ -97,8 +97,11 @@ describe('cell labels', () => {
     for (const ps of trainingScreens(new Random(8), 6)) {
       const { glyphs: drawn } = syntheticScreenPainting(ps.screen);
       for (const g of drawn) {
-        const owner = ps.screen.elements.find((e) => g.x >= e.box.x && g.x < e.box.x + e.box.w && g.top >= e.box.y && g.bottom <= e.box.y + e.box.h && (shownText(e) ?? '').includes(g.char));
+        const owner = ps.screen.elements.find((e) => e.id === g.element);
         expect(owner, JSON.stringify(g)).toBeDefined();
+        if (!owner) continue;
+        const b = owner.box;
+        expect(g.x >= b.x && g.x < b.x + b.w && g.top >= b.y && g.bottom <= b.y + b.h && (shownText(owner) ?? '').includes(g.char), JSON.stringify(g)).toBe(true);
       }
       glyphs += drawn.length;
     }

@@ -103,7 +103,7 @@ function reportGlyphs(p: Painter, el: UIElement, line: string, style: TextStyle,
     prefix += ch;
     const after = measure(p, prefix, style);
     const x = left + ((before + after) / 2) * squeeze;
-    if (x >= b.x && x < b.x + b.w) sink.push({ char: ch, x, top: Math.max(top, b.y), bottom: Math.min(at.baseline, b.y + b.h) });
+    if (x >= b.x && x < b.x + b.w) sink.push({ element: el.id, char: ch, x, top: Math.max(top, b.y), bottom: Math.min(at.baseline, b.y + b.h) });
     before = after;
   }
 }

@@ -7,6 +7,7 @@ import type { Box, Role, Screen, UIElement } from '../types';
 import { pixelsOf, renderToCanvas } from './canvas';
 import { visibleText } from './text';
 import { titleDrawnByChild } from './painter';
+import type { Glyph } from '../cellLabels';
 
 export interface TextCheck {
   id: string;
@@ -14,7 +15,12 @@ export interface TextCheck {
   outside: number; // changed pixels outside it (must be 0)
   contrast: number; // largest luma change (0–1) the text makes
   occluded: boolean; // behind a dialog or under a later opaque element, so no legible pixels are expected
+  glyphs: number; // glyphs the renderer reported for this element's text (spaces left out)
+  offInk: number; // of those, how many have none of the text's pixels within GLYPH_REACH of where they were reported
 }
+
+/** How far (px) from a reported glyph's centre and line band the text's own pixels must be found. */
+export const GLYPH_REACH = 2;
 
 /** Roles painted opaque over their whole box. */
 const OPAQUE: ReadonlySet<Role> = new Set<Role>(['dialog', 'card', 'nav-bar', 'list-item', 'menu-item', 'option']);
@@ -37,7 +43,8 @@ function luma(d: Uint8ClampedArray, i: number): number {
 }
 
 export function checkTexts(screen: Screen): TextCheck[] {
-  const full = pixelsOf(renderToCanvas(screen));
+  const glyphs: Glyph[] = [];
+  const full = pixelsOf(renderToCanvas(screen, 1, { glyphs }));
   const W = screen.width;
   const out: TextCheck[] = [];
   screen.elements.forEach((el: UIElement, index) => {
@@ -58,7 +65,19 @@ export function checkTexts(screen: Screen): TextCheck[] {
         outside++;
       }
     }
-    out.push({ id: el.id, inside, outside, contrast, occluded: occluded(screen, index) });
+    // Every glyph reported for this text must sit on pixels the text changed (pretraining labels cells by them).
+    const own = glyphs.filter((g) => g.element === el.id && g.char.trim() !== '');
+    const changedNear = (g: Glyph): boolean => {
+      for (let py = Math.max(0, Math.floor(g.top - GLYPH_REACH)); py <= Math.min(screen.height - 1, g.bottom + GLYPH_REACH); py++) {
+        for (let px = Math.max(0, Math.floor(g.x - GLYPH_REACH)); px <= Math.min(W - 1, g.x + GLYPH_REACH); px++) {
+          const i = (py * W + px) * 4;
+          if (full[i] !== bare[i] || full[i + 1] !== bare[i + 1] || full[i + 2] !== bare[i + 2]) return true;
+        }
+      }
+      return false;
+    };
+    const offInk = own.filter((g) => !changedNear(g)).length;
+    out.push({ id: el.id, inside, outside, contrast, occluded: occluded(screen, index), glyphs: own.length, offInk });
   });
   return out;
 }
@@ -69,6 +88,8 @@ export function textCheckFailures(checks: TextCheck[]): string[] {
     if (c.outside > 0) f.push(`${c.id}: ${c.outside} text pixels outside its box`);
     if (!c.occluded && c.inside === 0) f.push(`${c.id}: no text pixels inside its box`);
     if (!c.occluded && c.inside > 0 && c.contrast < MIN_TEXT_CONTRAST) f.push(`${c.id}: text contrast ${c.contrast.toFixed(2)}`);
+    if (!c.occluded && c.offInk > 0) f.push(`${c.id}: ${c.offInk} of ${c.glyphs} reported glyphs on none of the text's pixels`);
+    if (!c.occluded && c.inside > 0 && c.glyphs === 0) f.push(`${c.id}: text painted but no glyph reported`);
     return f;
   });
 }
