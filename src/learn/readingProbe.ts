@@ -5,8 +5,8 @@
  * benchmark suites can report.
  *
  * - per-cell reading: role, icon and colour accuracy over the cells that
- *   show one (and role accuracy over every screen cell), and the F1 of the
- *   letters read on cells that show text;
+ *   show one (and role accuracy over every screen cell), and how often the
+ *   glyph a cell reads is one the painter drew there;
  * - grounding by referring style: click-inside-box accuracy of instructions
  *   written in each style, next to the style's chance level: the accuracy of
  *   clicking the centre of a uniformly drawn visible interactive element
@@ -44,8 +44,8 @@ export interface ReadingFigures {
   color: number;
   /** Screen cells that show at least one glyph. */
   glyphCells: number;
-  /** F1 of the letters read per cell (p > 0.5) against the glyphs the painter drew in it, over every screen cell. */
-  letterF1: number;
+  /** Over the cells that show a glyph: the most likely glyph class read is one the painter drew there. */
+  letterTop1: number;
 }
 
 export interface ReadingProbeResult {
@@ -80,7 +80,7 @@ function argmaxRows(values: Float32Array, rows: number, k: number): Int32Array {
 
 /** Per-cell reading figures of a set of screens. */
 export async function probeReading(params: ParamMap, cfg: GrounderConfig, screens: readonly Screen[], paint: GlyphPaint = syntheticScreenPainting, batchSize = 8): Promise<ReadingFigures> {
-  const acc = { cells: 0, glyphCells: 0, roleAllHits: 0, roleN: 0, roleHits: 0, iconN: 0, iconHits: 0, colorN: 0, colorHits: 0, tp: 0, fp: 0, fn: 0 };
+  const acc = { cells: 0, glyphCells: 0, letterHits: 0, roleAllHits: 0, roleN: 0, roleHits: 0, iconN: 0, iconHits: 0, colorN: 0, colorHits: 0 };
   for (let start = 0; start < screens.length; start += batchSize) {
     const chunk = screens.slice(start, start + batchSize);
     const images = new Float32Array(chunk.length * IMAGE_FLOATS);
@@ -94,7 +94,7 @@ export async function probeReading(params: ParamMap, cfg: GrounderConfig, screen
     });
     const out = tf.tidy(() => {
       const r = encodeScreens(params, cfg, tf.tensor4d(images, [chunk.length, CANVAS_HEIGHT, CANVAS_WIDTH, 3]), tf.tensor2d(valid, [chunk.length, GRID_CELLS])).reading;
-      return [tf.sigmoid(r.letters), r.role, r.icon, r.color];
+      return [r.letters, r.role, r.icon, r.color];
     });
     const [letters, role, icon, color] = (await Promise.all(out.map((t) => t.data()))) as Float32Array[];
     tf.dispose(out);
@@ -102,6 +102,7 @@ export async function probeReading(params: ParamMap, cfg: GrounderConfig, screen
     const roleP = argmaxRows(role, rows, out[1].shape[2] as number);
     const iconP = argmaxRows(icon, rows, out[2].shape[2] as number);
     const colorP = argmaxRows(color, rows, out[3].shape[2] as number);
+    const letterP = argmaxRows(letters, rows, LETTER_CLASSES);
     chunk.forEach((s, i) => {
       const lab: CellLabels = cellLabels(s);
       for (let c = 0; c < GRID_CELLS; c++) {
@@ -121,16 +122,11 @@ export async function probeReading(params: ParamMap, cfg: GrounderConfig, screen
           acc.colorN++;
           if (colorP[r] === lab.color[c]) acc.colorHits++;
         }
-        let showsGlyph = false;
-        for (let k = 1; k < LETTER_CLASSES; k++) {
-          const want = shown[i][c * LETTER_CLASSES + k] === 1;
-          const got = letters[r * LETTER_CLASSES + k] > 0.5;
-          showsGlyph ||= want;
-          if (want && got) acc.tp++;
-          else if (got) acc.fp++;
-          else if (want) acc.fn++;
+        const glyphs = shown[i].subarray(c * LETTER_CLASSES, (c + 1) * LETTER_CLASSES);
+        if (glyphs.some((v) => v > 0)) {
+          acc.glyphCells++;
+          if (glyphs[letterP[r]] === 1) acc.letterHits++;
         }
-        if (showsGlyph) acc.glyphCells++;
       }
     });
   }
@@ -142,7 +138,7 @@ export async function probeReading(params: ParamMap, cfg: GrounderConfig, screen
     role: ratio(acc.roleHits, acc.roleN),
     icon: ratio(acc.iconHits, acc.iconN),
     color: ratio(acc.colorHits, acc.colorN),
-    letterF1: ratio(2 * acc.tp, 2 * acc.tp + acc.fp + acc.fn),
+    letterTop1: ratio(acc.letterHits, acc.glyphCells),
   };
 }
 
@@ -214,6 +210,6 @@ export function formatReadingProbe(r: ReadingProbeResult): string {
   const rd = r.reading;
   return (
     `grounding on ${r.screens} held-out screens: all ${r.overall.accuracy.toFixed(3)} (chance ${r.overall.chance.toFixed(3)}); ${styles}\n` +
-    `reading over ${rd.cells} cells: role ${rd.role.toFixed(3)} (all cells ${rd.roleAll.toFixed(3)}), icon ${rd.icon.toFixed(3)}, colour ${rd.color.toFixed(3)}, letter F1 ${rd.letterF1.toFixed(3)} (${rd.glyphCells} cells show a glyph)`
+    `reading over ${rd.cells} cells: role ${rd.role.toFixed(3)} (all cells ${rd.roleAll.toFixed(3)}), icon ${rd.icon.toFixed(3)}, colour ${rd.color.toFixed(3)}, glyph read ${rd.letterTop1.toFixed(3)} of ${rd.glyphCells} cells that show one`
   );
 }

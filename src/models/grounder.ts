@@ -10,10 +10,10 @@
  *     + row/column position embeddings
  *     + a 1×5 convolution along each row of cells          a cell sees the word it is part of
  *     + self-attention over 2×2-cell regions               the widget it is part of
- *     → reading heads per cell: the letters the cell shows (trained so that
- *       the cells of one text element together show that text's letters
- *       and no others), the role, icon and colour of the widget under it,
- *       on labels the layout gives for free (world/cellLabels.ts)
+ *     → reading heads per cell: which glyph the cell shows (a softmax over
+ *       letter classes, class 0 = none, trained on the glyphs the painter
+ *       drew), the role, icon and colour of the widget under it (labels
+ *       the layout gives for free, world/cellLabels.ts)
  *   instruction
  *     tokens + the letters of each token's word → `textLayers` blocks; then
  *     per token "is this the target's text" / "is this the anchor's text",
@@ -65,7 +65,7 @@ import {
   mlpSpecs,
   spaceToDepth,
 } from './layers';
-import { bagLogLikelihood, classMatch, log1mExp, logNotSigmoid, repeatRows, rowConv, rowConvSpecs, rowWindowSum, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
+import { bagLogLikelihood, classMatch, log1mExp, repeatRows, rowConv, rowConvSpecs, rowWindowSum, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
 import { middleSums, softmax } from './rowOps';
 
@@ -81,7 +81,7 @@ export interface GrounderConfig {
   layers: number;
   /** Width in cells of the row convolution that lets a cell see its word (odd; default 5). */
   rowWidth?: number;
-  /** Cells left and right on its row whose letters count as a cell's text in the matching (default 4: 72 px, a short label). */
+  /** Cells left and right on its row whose letters count as a cell's text in the matching (default 2: 40 px, about ten glyphs). */
   textReach?: number;
 }
 
@@ -102,7 +102,7 @@ export type GrounderOutput = {
 
 /** What the grounder read on each screen (logits; one row per screen). */
 export type GrounderReading = {
-  letters: tf.Tensor3D; // [S, GRID_CELLS, LETTER_CLASSES] the cell shows letter c: independent logits (sigmoid)
+  letters: tf.Tensor3D; // [S, GRID_CELLS, LETTER_CLASSES] which glyph the cell shows, class 0 none (softmax)
   role: tf.Tensor3D; // [S, GRID_CELLS, ROLE_CLASSES] (softmax)
   icon: tf.Tensor3D; // [S, GRID_CELLS, ICON_CLASSES]
   color: tf.Tensor3D; // [S, GRID_CELLS, COLOR_CLASSES]
@@ -130,7 +130,7 @@ function rowWidthOf(cfg: GrounderConfig): number {
 }
 
 function textReachOf(cfg: GrounderConfig): number {
-  const r = cfg.textReach ?? 4;
+  const r = cfg.textReach ?? 2;
   if (!Number.isInteger(r) || r < 0) throw new Error(`grounder: textReach must be a whole number ≥ 0; got ${r}`);
   return r;
 }
@@ -366,7 +366,8 @@ export function groundOnScreens(
   // What each cell shows.
   const r = screens.reading;
   // Cells read the glyphs they see; a cell's text is what the cells within reach on its row read together.
-  const logQ = rowWindowSum(logNotSigmoid(r.letters), textReachOf(cfg)); // log P(no letter c nearby)
+  const notNone = tf.concat([tf.zeros([1]), tf.ones([LETTER_CLASSES - 1])]); // class 0 ("no glyph") is never asked for
+  const logQ = tf.mul(rowWindowSum(log1mExp(tf.logSoftmax(r.letters)), textReachOf(cfg)), notNone); // log P(no letter c nearby)
   const logP = log1mExp(logQ);
   const wantText = softUnion(tf.squeeze(tf.slice(content, [0, 0, 0], [b, -1, 1]), [2]), bags);
   const wantAnchor = softUnion(tf.squeeze(tf.slice(content, [0, 0, 1], [b, -1, 1]), [2]), bags);

@@ -17,15 +17,6 @@ export function safeLog(x: tf.Tensor): tf.Tensor {
   return tf.log(tf.add(x, EPS));
 }
 
-/**
- * log(1 − σ(z)) = −softplus(z), exact: never above 0, so sums of it stay
- * log-probabilities (log(1 − σ + EPS) creeps above 0 over many cells, and
- * log1mExp of that is NaN).
- */
-export function logNotSigmoid(z: tf.Tensor): tf.Tensor {
-  return tf.neg(tf.softplus(z));
-}
-
 /** log(1 − e^a) for a log-probability a ≤ 0, kept finite as a → 0. */
 export function log1mExp(a: tf.Tensor): tf.Tensor {
   return safeLog(tf.sub(1, tf.exp(tf.minimum(a, 0))));

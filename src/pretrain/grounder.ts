@@ -32,7 +32,7 @@ import { maskOf, oneHotFloat } from '../models/dtype';
 import { encodeScreens, groundOnScreens, type GrounderConfig } from '../models/grounder';
 import type { GrounderExample } from '../models/grounderData';
 import type { Params } from '../models/params';
-import { logNotSigmoid, safeLog } from '../models/readLayers';
+import { safeLog } from '../models/readLayers';
 import { boxTarget, offsetTarget } from '../learn/grounderSft';
 import { Random } from '../learn/random';
 import type { GlyphPaint } from '../learn/stepCheck';
@@ -118,7 +118,7 @@ interface HostBatch {
   valid: Float32Array;
   tokens: Int32Array;
   chars: Int32Array;
-  /** [S, cells, LETTER_CLASSES]: the letters each cell shows, from the glyphs the painter drew. */
+  /** [S, cells, LETTER_CLASSES]: which glyph each cell shows, as a distribution (its glyphs alike; class 0 when none), from the glyphs the painter drew. */
   letters: Float32Array;
   /** [S, cells]: 1 where the cell shows at least one glyph. */
   shows: Float32Array;
@@ -160,8 +160,14 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
     const painting = paint(ps.screen);
     h.images.set(painting.pixels, i * IMAGE_FLOATS);
     const shown = glyphLetters(painting.glyphs);
-    h.letters.set(shown, i * GRID_CELLS * LETTER_CLASSES);
-    for (let c = 0; c < GRID_CELLS; c++) h.shows[i * GRID_CELLS + c] = shown.subarray(c * LETTER_CLASSES, (c + 1) * LETTER_CLASSES).some((v) => v > 0) ? 1 : 0;
+    for (let c = 0; c < GRID_CELLS; c++) {
+      const cell = shown.subarray(c * LETTER_CLASSES, (c + 1) * LETTER_CLASSES);
+      const count = cell.reduce((a, v) => a + v, 0);
+      const at = (i * GRID_CELLS + c) * LETTER_CLASSES;
+      if (count === 0) h.letters[at] = 1;
+      else for (let k = 1; k < LETTER_CLASSES; k++) h.letters[at + k] = cell[k] / count;
+      h.shows[i * GRID_CELLS + c] = count > 0 ? 1 : 0;
+    }
     h.screenValid.set(validCells(ps.screen.platform), i * GRID_CELLS);
     const lab = cellLabels(ps.screen);
     h.role.set(lab.role, i * GRID_CELLS);
@@ -208,11 +214,6 @@ function balancedCellLoss(logits: tf.Tensor, labels: tf.Tensor, classes: number,
   const ce = crossEntropy(logits, labels, classes);
   const something = tf.mul(valid, maskOf(tf.greater(labels, tf.scalar(0, 'int32'))));
   return tf.add(maskedMean(ce, valid), maskedMean(ce, something)) as tf.Scalar;
-}
-
-/** Bernoulli cross-entropy of logits z against 0/1 targets y, exact for any z: softplus(z) − y·z. */
-function binaryCrossEntropyOfLogits(z: tf.Tensor, y: tf.Tensor): tf.Tensor {
-  return tf.sub(tf.neg(logNotSigmoid(z)), tf.mul(y, z));
 }
 
 /** Bernoulli cross-entropy per element of logits z against 0/1 targets y. */
@@ -286,10 +287,10 @@ export async function pretrainGrounder(
         const screens = encodeScreens(params, cfg, images, screenValid);
         const out = groundOnScreens(params, cfg, screens, perScreen, { tokens, chars, valid });
         const r = screens.reading;
-        const letterBce = tf.mean(binaryCrossEntropyOfLogits(r.letters, letters), 2);
-        const letterLoss = tf.add(maskedMean(letterBce, screenValid), maskedMean(letterBce, shows));
+        const letterCe = tf.neg(tf.sum(tf.mul(letters, tf.logSoftmax(r.letters)), 2));
+        const letterLoss = tf.add(maskedMean(letterCe, screenValid), maskedMean(letterCe, shows));
         const read = sumOf([
-          tf.mul(letterLoss, 4),
+          letterLoss,
           balancedCellLoss(r.role, role, ROLE_CLASSES, screenValid),
           balancedCellLoss(r.icon, icon, ICON_CLASSES, screenValid),
           balancedCellLoss(r.color, color, COLOR_CLASSES, screenValid),

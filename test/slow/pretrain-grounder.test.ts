@@ -31,6 +31,7 @@ const STEPS = Number(process.env.COEVO_GROUNDER_STEPS ?? 500);
  * relation 0.175 (0.094), colour 0.225 (0.067), function 0.175 (0.074);
  * letter F1 0.435, so reading letters is what holds text back. (Measured
  * before the Node painter drew each element's shown text squeezed to fit,
+ * and before letters were labelled per cell from the painter's glyphs,
  * 1 Dec; not re-run since.)
  */
 const TEXT_MIN = Number(process.env.COEVO_GROUNDER_TEXT_MIN ?? 0.2);
