@@ -6,7 +6,7 @@ import type { DeviceInfo, EngineApi, WebGpuProbe } from './api';
 import { Store } from '../src/store/store';
 import type { RunRecord } from '../src/store/schema';
 import { runTinyJob, validateTinyJobConfig } from '../src/learn/tinyJob';
-import { runStepCheck, type GlyphPaint, type Paint } from '../src/learn/stepCheck';
+import { runStepCheck, type Paint } from '../src/learn/stepCheck';
 import { createCoevoHost } from './coevoHost';
 import { createPretrainHost } from './pretrainHost';
 import { grounderRecipe, plannerRecipe } from '../src/pretrain/recipes';
@@ -19,8 +19,6 @@ interface Backends {
   useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo>;
   /** Turns screens into model pixels: the real renderer in the worker. */
   paint(): Promise<Paint>;
-  /** The same, also reporting every glyph drawn: grounder pretraining's letter labels. */
-  glyphPaint(): Promise<GlyphPaint>;
   /** The first error the GPU reported (its kernels then compute garbage), or null. */
   deviceFault(): string | null;
 }
@@ -30,7 +28,7 @@ export function createEngine(backends: Backends): EngineApi {
   let store: Promise<Store> | null = null;
   const openStore = () => (store ??= Store.open());
   const coevo = createCoevoHost({ store: openStore, paint: () => backends.paint(), device: () => device, deviceFault: () => backends.deviceFault() });
-  const pretrain = createPretrainHost({ paint: () => backends.glyphPaint(), backend: () => device?.backend ?? null, recipes: { grounder: grounderRecipe, planner: plannerRecipe }, deviceFault: () => backends.deviceFault() });
+  const pretrain = createPretrainHost({ paint: () => backends.paint(), backend: () => device?.backend ?? null, recipes: { grounder: grounderRecipe, planner: plannerRecipe }, deviceFault: () => backends.deviceFault() });
   const inspect = createInspectHost({ store: openStore, paint: () => backends.paint(), device: () => device });
   const bench = createBenchHost({ paint: () => backends.paint(), device: () => device, coevo, deviceFault: () => backends.deviceFault() });
 

@@ -4,7 +4,7 @@ import * as Comlink from 'comlink';
 import type { EngineApi } from './api';
 import { deviceFault, probeWebGpu, useBackend } from './backend';
 import { createEngine } from './engine';
-import { realGlyphPaint, realPaint } from './paint';
+import { realPaint } from './paint';
 
-const engine: EngineApi = createEngine({ probeWebGpu, useBackend, deviceFault, paint: realPaint, glyphPaint: realGlyphPaint });
+const engine: EngineApi = createEngine({ probeWebGpu, useBackend, deviceFault, paint: realPaint });
 Comlink.expose(engine);

@@ -4,13 +4,13 @@
  * in src/pretrain; this file only runs recipes in order and keeps the state
  * a caller polls.
  */
-import type { GlyphPaint } from '../src/learn/stepCheck';
+import type { Paint } from '../src/learn/stepCheck';
 import type { BaseRecipe } from '../src/pretrain/recipeTypes';
 import type { BaseManifest, BaseModelName, PretrainOptions, PretrainResult, PretrainStatus } from '../src/pretrain/baseTypes';
 import { baseFileName } from '../src/pretrain/baseTypes';
 
 interface PretrainDeps {
-  paint: () => Promise<GlyphPaint>;
+  paint: () => Promise<Paint>;
   backend: () => string | null;
   recipes: Record<BaseModelName, BaseRecipe>;
   now?: () => number;

@@ -5,8 +5,8 @@
  * benchmark suites can report.
  *
  * - per-cell reading: role, icon and colour accuracy over the cells that
- *   show one (and role accuracy over every screen cell), and how often the
- *   glyph a cell reads is one the painter drew there;
+ *   show one (and role accuracy over every screen cell), and the F1 of the
+ *   letters read on cells that show text;
  * - grounding by referring style: click-inside-box accuracy of instructions
  *   written in each style, next to the style's chance level: the accuracy of
  *   clicking the centre of a uniformly drawn visible interactive element
@@ -16,11 +16,10 @@ import * as tf from '../models/tf';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, GRID_CELLS, IMAGE_FLOATS, validCells } from '../models/canvas';
 import { encodeScreens, type GrounderConfig } from '../models/grounder';
 import type { ParamMap } from '../models/params';
-import { syntheticScreenPainting } from '../models/rasterize';
+import { syntheticScreenImage } from '../models/rasterize';
 import { heldOutScreens, writeExample, type PoolScreen } from '../pretrain/grounderScreens';
 import type { Tokenizer } from '../text/tokenizer';
-import { cellLabels, glyphLetters, LETTER_CLASSES, type CellLabels } from '../world/cellLabels';
-import type { GlyphPaint } from './stepCheck';
+import { cellLabels, LETTER_CLASSES, type CellLabels } from '../world/cellLabels';
 import type { RefStyle, Screen } from '../world/types';
 import { REF_STYLES } from '../world/types';
 import { evalGrounder, type GroundingItem } from './evalGrounder';
@@ -42,10 +41,8 @@ export interface ReadingFigures {
   role: number;
   icon: number;
   color: number;
-  /** Screen cells that show at least one glyph. */
-  glyphCells: number;
-  /** Over the cells that show a glyph: the most likely glyph class read is one the painter drew there. */
-  letterTop1: number;
+  /** F1 of the letters read (p > 0.5) against the letters of the text under the cell, over text cells. */
+  letterF1: number;
 }
 
 export interface ReadingProbeResult {
@@ -63,8 +60,7 @@ export interface ReadingProbeOptions {
   /** Grounding items per style, at most (default 40). */
   perStyle?: number;
   which?: 'sites' | 'all';
-  /** Pixels and the glyphs drawn (default: the Node painter, syntheticScreenPainting). */
-  paint?: GlyphPaint;
+  paint?: (screen: Screen) => Float32Array;
   batchSize?: number;
 }
 
@@ -79,22 +75,19 @@ function argmaxRows(values: Float32Array, rows: number, k: number): Int32Array {
 }
 
 /** Per-cell reading figures of a set of screens. */
-export async function probeReading(params: ParamMap, cfg: GrounderConfig, screens: readonly Screen[], paint: GlyphPaint = syntheticScreenPainting, batchSize = 8): Promise<ReadingFigures> {
-  const acc = { cells: 0, glyphCells: 0, letterHits: 0, roleAllHits: 0, roleN: 0, roleHits: 0, iconN: 0, iconHits: 0, colorN: 0, colorHits: 0 };
+export async function probeReading(params: ParamMap, cfg: GrounderConfig, screens: readonly Screen[], paint: (s: Screen) => Float32Array = syntheticScreenImage, batchSize = 8): Promise<ReadingFigures> {
+  const acc = { cells: 0, roleAllHits: 0, roleN: 0, roleHits: 0, iconN: 0, iconHits: 0, colorN: 0, colorHits: 0, tp: 0, fp: 0, fn: 0 };
   for (let start = 0; start < screens.length; start += batchSize) {
     const chunk = screens.slice(start, start + batchSize);
     const images = new Float32Array(chunk.length * IMAGE_FLOATS);
     const valid = new Float32Array(chunk.length * GRID_CELLS);
-    const shown: Uint8Array[] = [];
     chunk.forEach((s, i) => {
-      const painting = paint(s);
-      images.set(painting.pixels, i * IMAGE_FLOATS);
-      shown.push(glyphLetters(painting.glyphs));
+      images.set(paint(s), i * IMAGE_FLOATS);
       valid.set(validCells(s.platform), i * GRID_CELLS);
     });
     const out = tf.tidy(() => {
       const r = encodeScreens(params, cfg, tf.tensor4d(images, [chunk.length, CANVAS_HEIGHT, CANVAS_WIDTH, 3]), tf.tensor2d(valid, [chunk.length, GRID_CELLS])).reading;
-      return [r.letters, r.role, r.icon, r.color];
+      return [tf.sigmoid(r.letters), r.role, r.icon, r.color];
     });
     const [letters, role, icon, color] = (await Promise.all(out.map((t) => t.data()))) as Float32Array[];
     tf.dispose(out);
@@ -102,7 +95,6 @@ export async function probeReading(params: ParamMap, cfg: GrounderConfig, screen
     const roleP = argmaxRows(role, rows, out[1].shape[2] as number);
     const iconP = argmaxRows(icon, rows, out[2].shape[2] as number);
     const colorP = argmaxRows(color, rows, out[3].shape[2] as number);
-    const letterP = argmaxRows(letters, rows, LETTER_CLASSES);
     chunk.forEach((s, i) => {
       const lab: CellLabels = cellLabels(s);
       for (let c = 0; c < GRID_CELLS; c++) {
@@ -122,10 +114,14 @@ export async function probeReading(params: ParamMap, cfg: GrounderConfig, screen
           acc.colorN++;
           if (colorP[r] === lab.color[c]) acc.colorHits++;
         }
-        const glyphs = shown[i].subarray(c * LETTER_CLASSES, (c + 1) * LETTER_CLASSES);
-        if (glyphs.some((v) => v > 0)) {
-          acc.glyphCells++;
-          if (glyphs[letterP[r]] === 1) acc.letterHits++;
+        if (lab.hasText[c]) {
+          for (let k = 1; k < LETTER_CLASSES; k++) {
+            const want = lab.letters[c * LETTER_CLASSES + k] === 1;
+            const got = letters[r * LETTER_CLASSES + k] > 0.5;
+            if (want && got) acc.tp++;
+            else if (got) acc.fp++;
+            else if (want) acc.fn++;
+          }
         }
       }
     });
@@ -133,12 +129,11 @@ export async function probeReading(params: ParamMap, cfg: GrounderConfig, screen
   const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
   return {
     cells: acc.cells,
-    glyphCells: acc.glyphCells,
     roleAll: ratio(acc.roleAllHits, acc.cells),
     role: ratio(acc.roleHits, acc.roleN),
     icon: ratio(acc.iconHits, acc.iconN),
     color: ratio(acc.colorHits, acc.colorN),
-    letterTop1: ratio(acc.letterHits, acc.glyphCells),
+    letterF1: ratio(2 * acc.tp, 2 * acc.tp + acc.fp + acc.fn),
   };
 }
 
@@ -163,7 +158,7 @@ export function probeItems(seed: number, screens: readonly PoolScreen[], perStyl
 }
 
 export async function readingProbe(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer, opts: ReadingProbeOptions): Promise<ReadingProbeResult> {
-  const paint = opts.paint ?? syntheticScreenPainting;
+  const paint = opts.paint ?? syntheticScreenImage;
   const screens = heldOutScreens(opts.seed, opts.screens ?? 60, opts.which ?? 'sites');
   const reading = await probeReading(
     params,
@@ -178,7 +173,7 @@ export async function readingProbe(params: ParamMap, cfg: GrounderConfig, tok: T
     cfg,
     tok,
     items.map((x) => x.item),
-    { paint: (s) => paint(s).pixels, batchSize: opts.batchSize },
+    { paint, batchSize: opts.batchSize },
   );
   const grounding: Partial<Record<RefStyle, StyleFigure>> = {};
   const overall: StyleFigure = { n: 0, hits: 0, accuracy: 0, chance: 0 };
@@ -210,6 +205,6 @@ export function formatReadingProbe(r: ReadingProbeResult): string {
   const rd = r.reading;
   return (
     `grounding on ${r.screens} held-out screens: all ${r.overall.accuracy.toFixed(3)} (chance ${r.overall.chance.toFixed(3)}); ${styles}\n` +
-    `reading over ${rd.cells} cells: role ${rd.role.toFixed(3)} (all cells ${rd.roleAll.toFixed(3)}), icon ${rd.icon.toFixed(3)}, colour ${rd.color.toFixed(3)}, glyph read ${rd.letterTop1.toFixed(3)} of ${rd.glyphCells} cells that show one`
+    `reading over ${rd.cells} cells: role ${rd.role.toFixed(3)} (all cells ${rd.roleAll.toFixed(3)}), icon ${rd.icon.toFixed(3)}, colour ${rd.color.toFixed(3)}, letter F1 ${rd.letterF1.toFixed(3)}`
   );
 }

@@ -16,7 +16,6 @@ import { makeGrounderSft } from './grounderSft';
 import { makeGrounderGrpo } from './grounderGrpo';
 import { sliceTrainingExamples } from './grounderCurriculum';
 import type { Screen } from '../world/types';
-import type { Glyph } from '../world/cellLabels';
 import { initPlanner } from '../models/planner';
 import { plannerPreset } from '../models/presets';
 import { makePlannerSft, PLANNER_CLIP_NORM } from './plannerSft';
@@ -52,13 +51,6 @@ export interface StepCheckResult {
 }
 
 export type Paint = (screen: Screen) => Float32Array;
-
-/** A screen's pixels (as Paint gives them) and every glyph the painter drew (grounder pretraining's letter labels). */
-export interface Painting {
-  pixels: Float32Array;
-  glyphs: Glyph[];
-}
-export type GlyphPaint = (screen: Screen) => Painting;
 
 interface Trainer {
   /** The step's loss, and for GRPO the mean reward of its samples (which the seeded draws decide). */

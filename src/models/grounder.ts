@@ -10,18 +10,16 @@
  *     + row/column position embeddings
  *     + a 1×5 convolution along each row of cells          a cell sees the word it is part of
  *     + self-attention over 2×2-cell regions               the widget it is part of
- *     → reading heads per cell: which glyph the cell shows (a softmax over
- *       letter classes, class 0 = none, trained on the glyphs the painter
- *       drew), the role, icon and colour of the widget under it (labels
- *       the layout gives for free, world/cellLabels.ts)
+ *     → reading heads per cell: the letters of the text under it (a bag of
+ *       letter classes), the role, icon and colour of the widget under it,
+ *       trained on labels the layout gives for free (world/cellLabels.ts)
  *   instruction
  *     tokens + the letters of each token's word → `textLayers` blocks; then
  *     per token "is this the target's text" / "is this the anchor's text",
  *     and attention-pooled slots: which role, icon, colour, where, relation
  *   matching: one score map per kind of reference, each a log-likelihood
  *     that the cell shows what the instruction asks for —
- *       text:     the letters of the target words against the letters read
- *                 within `textReach` cells on the cell's row (noisy-OR)
+ *       text:     the letters of the target words under the cell's read letters
  *       role, icon, colour: log Σ_k q_k(instruction)·p_k(cell)
  *       position: a quadratic in the cell's screen coordinates
  *       relation: a quadratic in the offset from the anchor text's centre
@@ -65,7 +63,7 @@ import {
   mlpSpecs,
   spaceToDepth,
 } from './layers';
-import { bagLogLikelihood, classMatch, log1mExp, repeatRows, rowConv, rowConvSpecs, rowWindowSum, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
+import { bagLogLikelihood, classMatch, repeatRows, rowConv, rowConvSpecs, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
 import { middleSums, softmax } from './rowOps';
 
@@ -81,8 +79,6 @@ export interface GrounderConfig {
   layers: number;
   /** Width in cells of the row convolution that lets a cell see its word (odd; default 5). */
   rowWidth?: number;
-  /** Cells left and right on its row whose letters count as a cell's text in the matching (default 2: 40 px, about ten glyphs). */
-  textReach?: number;
 }
 
 /** The tensors of one batch. */
@@ -102,7 +98,7 @@ export type GrounderOutput = {
 
 /** What the grounder read on each screen (logits; one row per screen). */
 export type GrounderReading = {
-  letters: tf.Tensor3D; // [S, GRID_CELLS, LETTER_CLASSES] which glyph the cell shows, class 0 none (softmax)
+  letters: tf.Tensor3D; // [S, GRID_CELLS, LETTER_CLASSES] independent logits (sigmoid)
   role: tf.Tensor3D; // [S, GRID_CELLS, ROLE_CLASSES] (softmax)
   icon: tf.Tensor3D; // [S, GRID_CELLS, ICON_CLASSES]
   color: tf.Tensor3D; // [S, GRID_CELLS, COLOR_CLASSES]
@@ -127,12 +123,6 @@ function rowWidthOf(cfg: GrounderConfig): number {
   const w = cfg.rowWidth ?? 5;
   if (w < 1 || w % 2 === 0) throw new Error(`grounder: rowWidth must be an odd number ≥ 1; got ${w}`);
   return w;
-}
-
-function textReachOf(cfg: GrounderConfig): number {
-  const r = cfg.textReach ?? 2;
-  if (!Number.isInteger(r) || r < 0) throw new Error(`grounder: textReach must be a whole number ≥ 0; got ${r}`);
-  return r;
 }
 
 export function grounderSpecs(cfg: GrounderConfig): ParamSpecs {
@@ -365,10 +355,9 @@ export function groundOnScreens(
 
   // What each cell shows.
   const r = screens.reading;
-  // Cells read the glyphs they see; a cell's text is what the cells within reach on its row read together.
-  const notNone = tf.concat([tf.zeros([1]), tf.ones([LETTER_CLASSES - 1])]); // class 0 ("no glyph") is never asked for
-  const logQ = tf.mul(rowWindowSum(log1mExp(tf.logSoftmax(r.letters)), textReachOf(cfg)), notNone); // log P(no letter c nearby)
-  const logP = log1mExp(logQ);
+  const letters = tf.sigmoid(r.letters);
+  const logP = safeLog(letters);
+  const logQ = safeLog(tf.sub(1, letters));
   const wantText = softUnion(tf.squeeze(tf.slice(content, [0, 0, 0], [b, -1, 1]), [2]), bags);
   const wantAnchor = softUnion(tf.squeeze(tf.slice(content, [0, 0, 1], [b, -1, 1]), [2]), bags);
   const sText = bagLogLikelihood(logP, logQ, wantText, perScreen);

@@ -9,8 +9,7 @@
  * on one do not transfer to the other.
  */
 import { PALETTE } from '../world/render/palette';
-import { shownText, type Glyph } from '../world/cellLabels';
-import type { Painting } from '../learn/stepCheck';
+import { shownText } from '../world/cellLabels';
 import { hashString } from '../learn/random';
 import type { Screen, UIElement, Role } from '../world/types';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, IMAGE_FLOATS } from './canvas';
@@ -61,7 +60,6 @@ function roleFill(role: Role, dark: boolean): RGB | null {
 
 class Painter {
   readonly data = new Float32Array(IMAGE_FLOATS);
-  readonly glyphs: Glyph[] = [];
   constructor(
     private readonly width: number,
     private readonly height: number,
@@ -135,27 +133,18 @@ function paintElement(p: Painter, e: UIElement, dark: boolean, ink: RGB): void {
     const chars = [...text];
     const pitch = Math.min(4, Math.max(1, (x + w - 1 - cx) / chars.length));
     for (const ch of chars) {
-      if (ch !== ' ') {
-        p.bitmap(glyphBits(ch), 3, 5, Math.round(cx), ty, onFill, e.box);
-        const gx = Math.round(cx) + 1.5;
-        if (gx >= x && gx < x + w) p.glyphs.push({ element: e.id, char: ch, x: gx, top: Math.max(ty, y), bottom: Math.min(ty + 5, y + h) });
-      }
+      if (ch !== ' ') p.bitmap(glyphBits(ch), 3, 5, Math.round(cx), ty, onFill, e.box);
       cx += pitch;
     }
   }
 }
 
-/** The screen painted into a canvas-sized RGB array (see canvas.ts) with every glyph it drew, deterministic. */
-export function syntheticScreenPainting(screen: Screen): Painting {
+/** The screen painted into a canvas-sized RGB array (see canvas.ts), deterministic. */
+export function syntheticScreenImage(screen: Screen): Float32Array {
   const p = new Painter(Math.min(screen.width, CANVAS_WIDTH), Math.min(screen.height, CANVAS_HEIGHT));
   const dark = screen.theme.mode === 'dark';
   p.rect(0, 0, screen.width, screen.height, dark ? [0.07, 0.075, 0.085] : [0.965, 0.97, 0.975]);
   const ink: RGB = dark ? [0.95, 0.95, 0.96] : [0.08, 0.09, 0.11];
   for (const e of screen.elements) paintElement(p, e, dark, ink);
-  return { pixels: p.data, glyphs: p.glyphs };
-}
-
-/** The screen painted into a canvas-sized RGB array (see canvas.ts), deterministic. */
-export function syntheticScreenImage(screen: Screen): Float32Array {
-  return syntheticScreenPainting(screen).pixels;
+  return p.data;
 }

@@ -8,18 +8,12 @@ import { matMul } from './fastops';
 import { addBias, hasRowKernels, softmax, thinProductNT } from './rowOps';
 import { dense, denseSpecs, MASKED } from './layers';
 import { get, type ParamMap, type ParamSpecs } from './params';
-import { GRID_COLS, GRID_ROWS } from './canvas';
 
 /** Log of a probability, kept finite where the probability underflows. */
 export const EPS = 1e-6;
 
 export function safeLog(x: tf.Tensor): tf.Tensor {
   return tf.log(tf.add(x, EPS));
-}
-
-/** log(1 − e^a) for a log-probability a ≤ 0, kept finite as a → 0. */
-export function log1mExp(a: tf.Tensor): tf.Tensor {
-  return safeLog(tf.sub(1, tf.exp(tf.minimum(a, 0))));
 }
 
 export function rowConvSpecs(name: string, dim: number, width: number): ParamSpecs {
@@ -45,26 +39,6 @@ export function rowConv(p: ParamMap, name: string, x: tf.Tensor4D, width: number
     acc = acc ? tf.add(acc, y) : y;
   }
   return tf.reshape(addBias(acc as tf.Tensor, get(p, `${name}.b`)), [b, h, w, out]);
-}
-
-/**
- * Σ over the cells within `reach` columns on the same row, for per-cell
- * values x [S, cells, C] → [S, cells, C] (the canvas edge counts as 0).
- * On log(1 − p) it gives the log-probability that no nearby cell shows a
- * letter: what a cell's surroundings read, as pretraining trained the
- * cells of one element to read together (noisy-OR). Shifted slices and
- * adds, so it has gradients on every backend.
- */
-export function rowWindowSum(x: tf.Tensor, reach: number): tf.Tensor {
-  const [s, , c] = x.shape;
-  if (reach === 0) return x;
-  const grid = tf.pad(tf.reshape(x, [s, GRID_ROWS, GRID_COLS, c as number]), [[0, 0], [0, 0], [reach, reach], [0, 0]]);
-  let acc: tf.Tensor | null = null;
-  for (let k = 0; k <= 2 * reach; k++) {
-    const view = tf.slice(grid, [0, 0, k, 0], [s, GRID_ROWS, GRID_COLS, c as number]);
-    acc = acc ? tf.add(acc, view) : view;
-  }
-  return tf.reshape(acc as tf.Tensor, x.shape);
 }
 
 /**

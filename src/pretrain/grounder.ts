@@ -4,12 +4,10 @@
  * (the screen half of the model runs once per screen) and trains three
  * things at once:
  *
- * - reading: per-cell role, icon and colour against the labels the layout
- *   knows for free (world/cellLabels.ts), each averaged over all screen
- *   cells plus over the cells that show something, so rare classes are not
- *   drowned by empty background; and per cell the letters it shows, from
- *   the glyphs the painter reports drawing (averaged over all cells plus
- *   over the cells that show a glyph);
+ * - reading: per-cell letters, role, icon and colour against the labels the
+ *   layout knows for free (world/cellLabels.ts), each averaged over all
+ *   screen cells plus over the cells that show something, so rare classes
+ *   are not drowned by empty background;
  * - parsing: which instruction tokens are the target's text or the anchor's,
  *   and the target's role, icon and colour (labels from the instruction's
  *   parse and the target element);
@@ -20,10 +18,9 @@
  * on the less busy half of the screens, text/icon/colour styles favoured),
  * `easy` (grounding at full weight on the same screens), `full` (every
  * screen, every style alike), `anneal` (the same at a fifth of the learning
- * rate). The labels come from the layout, except the letters, which come
- * from the painter with the pixels (`paint`: syntheticScreenPainting in
- * Node, the Canvas renderer in the browser worker): only the painter knows
- * where each glyph lands.
+ * rate). Painter-agnostic: every label comes from the layout, the pixels
+ * from `paint` (syntheticScreenImage in Node, the Canvas renderer in the
+ * browser worker).
  */
 import * as tf from '../models/tf';
 import { eventTurn } from '../learn/eventTurn';
@@ -35,9 +32,9 @@ import type { Params } from '../models/params';
 import { safeLog } from '../models/readLayers';
 import { boxTarget, offsetTarget } from '../learn/grounderSft';
 import { Random } from '../learn/random';
-import type { GlyphPaint } from '../learn/stepCheck';
+import type { Paint } from '../learn/stepCheck';
 import type { Tokenizer } from '../text/tokenizer';
-import { cellLabels, COLOR_CLASSES, glyphLetters, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES } from '../world/cellLabels';
+import { cellLabels, COLOR_CLASSES, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES } from '../world/cellLabels';
 import type { RefStyle } from '../world/types';
 import { busyness, instructionLabels, styleOrder, trainingScreens, writeExample, type PoolScreen } from './grounderScreens';
 
@@ -46,7 +43,7 @@ export type GrounderStage = 'read' | 'easy' | 'full' | 'anneal';
 export interface GrounderPretrainOptions {
   seed: number;
   steps: number;
-  paint: GlyphPaint;
+  paint: Paint;
   /** Instructions per step (default 16); a multiple of perScreen. */
   batchSize?: number;
   /** Instructions per screen in a step (default 4). */
@@ -118,10 +115,8 @@ interface HostBatch {
   valid: Float32Array;
   tokens: Int32Array;
   chars: Int32Array;
-  /** [S, cells, LETTER_CLASSES]: which glyph each cell shows, as a distribution (its glyphs alike; class 0 when none), from the glyphs the painter drew. */
   letters: Float32Array;
-  /** [S, cells]: 1 where the cell shows at least one glyph. */
-  shows: Float32Array;
+  hasText: Float32Array;
   role: Int32Array;
   icon: Int32Array;
   color: Int32Array;
@@ -133,7 +128,7 @@ interface HostBatch {
   offsetTarget: Float32Array;
 }
 
-function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint: GlyphPaint): HostBatch {
+function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint: Paint): HostBatch {
   const s = b.screens.length;
   const n = b.examples.length;
   const t = cfg.maxTokens;
@@ -145,7 +140,7 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
     tokens: new Int32Array(n * t),
     chars: new Int32Array(n * t * l),
     letters: new Float32Array(s * GRID_CELLS * LETTER_CLASSES),
-    shows: new Float32Array(s * GRID_CELLS),
+    hasText: new Float32Array(s * GRID_CELLS),
     role: new Int32Array(s * GRID_CELLS),
     icon: new Int32Array(s * GRID_CELLS),
     color: new Int32Array(s * GRID_CELLS),
@@ -157,19 +152,11 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
     offsetTarget: new Float32Array(n * GRID_CELLS * 2),
   };
   b.screens.forEach((ps, i) => {
-    const painting = paint(ps.screen);
-    h.images.set(painting.pixels, i * IMAGE_FLOATS);
-    const shown = glyphLetters(painting.glyphs);
-    for (let c = 0; c < GRID_CELLS; c++) {
-      const cell = shown.subarray(c * LETTER_CLASSES, (c + 1) * LETTER_CLASSES);
-      const count = cell.reduce((a, v) => a + v, 0);
-      const at = (i * GRID_CELLS + c) * LETTER_CLASSES;
-      if (count === 0) h.letters[at] = 1;
-      else for (let k = 1; k < LETTER_CLASSES; k++) h.letters[at + k] = cell[k] / count;
-      h.shows[i * GRID_CELLS + c] = count > 0 ? 1 : 0;
-    }
+    h.images.set(paint(ps.screen), i * IMAGE_FLOATS);
     h.screenValid.set(validCells(ps.screen.platform), i * GRID_CELLS);
     const lab = cellLabels(ps.screen);
+    h.letters.set(lab.letters, i * GRID_CELLS * LETTER_CLASSES);
+    h.hasText.set(lab.hasText, i * GRID_CELLS);
     h.role.set(lab.role, i * GRID_CELLS);
     h.icon.set(lab.icon, i * GRID_CELLS);
     h.color.set(lab.color, i * GRID_CELLS);
@@ -274,7 +261,7 @@ export async function pretrainGrounder(
       const tokens = tf.tensor2d(h.tokens, [n, t], 'int32');
       const chars = tf.tensor3d(h.chars, [n, t, cfg.charLength], 'int32');
       const letters = tf.tensor3d(h.letters, [s, GRID_CELLS, LETTER_CLASSES]);
-      const shows = tf.tensor2d(h.shows, [s, GRID_CELLS]);
+      const hasText = tf.tensor2d(h.hasText, [s, GRID_CELLS]);
       const role = tf.tensor2d(h.role, [s, GRID_CELLS], 'int32');
       const icon = tf.tensor2d(h.icon, [s, GRID_CELLS], 'int32');
       const color = tf.tensor2d(h.color, [s, GRID_CELLS], 'int32');
@@ -287,10 +274,12 @@ export async function pretrainGrounder(
         const screens = encodeScreens(params, cfg, images, screenValid);
         const out = groundOnScreens(params, cfg, screens, perScreen, { tokens, chars, valid });
         const r = screens.reading;
-        const letterCe = tf.neg(tf.sum(tf.mul(letters, tf.logSoftmax(r.letters)), 2));
-        const letterLoss = tf.add(maskedMean(letterCe, screenValid), maskedMean(letterCe, shows));
+        const letterLoss = tf.add(
+          maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), screenValid),
+          maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), hasText),
+        );
         const read = sumOf([
-          letterLoss,
+          tf.mul(letterLoss, 4),
           balancedCellLoss(r.role, role, ROLE_CLASSES, screenValid),
           balancedCellLoss(r.icon, icon, ICON_CLASSES, screenValid),
           balancedCellLoss(r.color, color, COLOR_CLASSES, screenValid),

@@ -1,5 +1,5 @@
 /** The shape of a base-model recipe, as the worker's pretraining host runs it (types only). */
-import type { GlyphPaint } from '../learn/stepCheck';
+import type { Paint } from '../learn/stepCheck';
 import type { BaseFigure, PretrainOptions } from './baseTypes';
 
 export interface RecipeProgress {
@@ -17,4 +17,4 @@ export interface TrainedBase {
 }
 
 /** Trains one base model from a seed and measures it on held-out data. */
-export type BaseRecipe = (o: { preset: PretrainOptions['preset']; seed: number; scale: number; paint: GlyphPaint; onProgress(p: RecipeProgress): void }) => Promise<TrainedBase>;
+export type BaseRecipe = (o: { preset: PretrainOptions['preset']; seed: number; scale: number; paint: Paint; onProgress(p: RecipeProgress): void }) => Promise<TrainedBase>;

@@ -56,7 +56,7 @@ export function padLeft(ids: readonly number[], length: number, pad: number = SP
  */
 export const WORD_CHAR_CLASSES = 38;
 
-export function wordCharClass(c: string): number {
+function wordCharClass(c: string): number {
   const code = c.toLowerCase().charCodeAt(0);
   if (code >= 97 && code <= 122) return code - 96;
   if (code >= 48 && code <= 57) return code - 48 + 27;

@@ -9,15 +9,16 @@
  * holds the cell's centre; an element too small to hold any centre claims
  * the cell of its own centre. Per cell:
  * - letters: the letter classes (tokenizer's WORD_CHAR_CLASSES) of the text
- *   that element shows, as a bag (what each cell itself shows is the
- *   painter's to say: `glyphLetters`);
+ *   that element shows, as a bag: a cell must say which word it is part of,
+ *   not which glyph it shows, so one label works whatever the font (where
+ *   each glyph lands only a painter knows: `Glyph`);
  * - role: the role of the topmost interactive element over the cell;
  * - icon: the icon of the element, or of the interactive element, over it;
  * - colour: the named colour of the element or interactive element over it.
  * "Nothing" is class 0 of role, icon and colour.
  */
 import { CELL, CANVAS_HEIGHT, CANVAS_WIDTH, GRID_CELLS, GRID_COLS, GRID_ROWS } from '../models/canvas';
-import { WORD_CHAR_CLASSES, wordCharClass, wordChars } from '../text/tokenizer';
+import { WORD_CHAR_CLASSES, wordChars } from '../text/tokenizer';
 import { ICON_NAMES } from './icons';
 import { COLOR_NAMES } from './render/palette';
 import type { Box, ColorName, IconName, Role, Screen, UIElement } from './types';
@@ -154,7 +155,8 @@ export function cellLabels(screen: Screen): CellLabels {
 /**
  * One character as a painter drew it, in screen px: the x of its centre and
  * the band of its line (cap height to baseline). Only a painter knows this
- * (fonts, alignment, squeezing); each painter reports its own.
+ * (fonts, alignment, squeezing). The Canvas renderer reports them on
+ * request (RenderOptions.glyphs); its text check holds each on ink.
  */
 export interface Glyph {
   /** The element whose text it is. */
@@ -163,24 +165,4 @@ export interface Glyph {
   x: number;
   top: number;
   bottom: number;
-}
-
-/**
- * What each cell shows, letter by letter: [GRID_CELLS × LETTER_CLASSES], 1
- * where a drawn glyph's centre lies in the cell's column and its line's band
- * overlaps the cell's row. An 8-px cell holds about two glyphs of the
- * world's 7.5-px text; it is labelled with exactly what it shows.
- */
-export function glyphLetters(glyphs: readonly Glyph[]): Uint8Array {
-  const out = new Uint8Array(GRID_CELLS * LETTER_CLASSES);
-  for (const g of glyphs) {
-    if (g.char.trim() === '') continue;
-    const col = Math.floor(g.x / CELL);
-    if (col < 0 || col >= GRID_COLS) continue;
-    const k = wordCharClass(g.char);
-    const r0 = Math.max(0, Math.floor(g.top / CELL));
-    const r1 = Math.min(GRID_ROWS - 1, Math.ceil(g.bottom / CELL) - 1);
-    for (let r = r0; r <= r1; r++) out[(r * GRID_COLS + col) * LETTER_CLASSES + k] = 1;
-  }
-  return out;
 }

@@ -18,7 +18,7 @@ import { Random } from '../../src/learn/random';
 import { initGrounder } from '../../src/models/grounder';
 import { disposeParams } from '../../src/models/params';
 import { grounderPreset } from '../../src/models/presets';
-import { syntheticScreenPainting } from '../../src/models/rasterize';
+import { syntheticScreenImage } from '../../src/models/rasterize';
 import { pretrainGrounder } from '../../src/pretrain/grounder';
 import { defaultTokenizer } from '../../src/text/vocab';
 import { REF_STYLES } from '../../src/world/types';
@@ -31,7 +31,6 @@ const STEPS = Number(process.env.COEVO_GROUNDER_STEPS ?? 500);
  * relation 0.175 (0.094), colour 0.225 (0.067), function 0.175 (0.074);
  * letter F1 0.435, so reading letters is what holds text back. (Measured
  * before the Node painter drew each element's shown text squeezed to fit,
- * and before letters were labelled per cell from the painter's glyphs,
  * 1 Dec; not re-run since.)
  */
 const TEXT_MIN = Number(process.env.COEVO_GROUNDER_TEXT_MIN ?? 0.2);
@@ -47,7 +46,7 @@ describe('grounder pretraining (tiny, synthetic painter, WASM)', () => {
     const cfg = grounderPreset('tiny');
     const params = initGrounder(new Random(1), cfg);
     const start = performance.now();
-    const rep = await pretrainGrounder(params, cfg, tok, { seed: 1, steps: STEPS, paint: syntheticScreenPainting }, (p) => {
+    const rep = await pretrainGrounder(params, cfg, tok, { seed: 1, steps: STEPS, paint: syntheticScreenImage }, (p) => {
       if (p.step % 50 === 0) console.log(`step ${p.step}/${p.steps} ${p.stage} loss ${p.loss.toFixed(3)} at ${((performance.now() - start) / 1000).toFixed(0)} s`);
     });
     const probe = await readingProbe(params, cfg, tok, { seed: 7, screens: 60, perStyle: 40 });

@@ -16,7 +16,7 @@ function recipe(model: BaseModelName, steps: number, gate?: Promise<void>): Base
 describe('pretrain host', () => {
   it('runs the asked recipes in order and hands back base64 files and a manifest', async () => {
     let t = 0;
-    const host = createPretrainHost({ paint: async () => () => ({ pixels: new Float32Array(0), glyphs: [] }), backend: () => 'wasm', recipes: { grounder: recipe('grounder', 3), planner: recipe('planner', 2) }, now: () => (t += 10) });
+    const host = createPretrainHost({ paint: async () => () => new Float32Array(0), backend: () => 'wasm', recipes: { grounder: recipe('grounder', 3), planner: recipe('planner', 2) }, now: () => (t += 10) });
     await host.start({ preset: 'tiny', seed: 4, models: ['planner', 'grounder'], scale: 1 });
     for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
     expect(host.status().state).toBe('done');
@@ -38,7 +38,7 @@ describe('pretrain host', () => {
       fault = 'The number of storage buffers (38) in the Compute stage exceeds the maximum per-stage limit (8).';
       return r;
     };
-    const host = createPretrainHost({ paint: async () => () => ({ pixels: new Float32Array(0), glyphs: [] }), backend: () => 'webgpu', recipes: { grounder: failing, planner: recipe('planner', 1) }, deviceFault: () => fault });
+    const host = createPretrainHost({ paint: async () => () => new Float32Array(0), backend: () => 'webgpu', recipes: { grounder: failing, planner: recipe('planner', 1) }, deviceFault: () => fault });
     await host.start({ preset: 'tiny', seed: 1, models: ['planner', 'grounder'], scale: 1 });
     for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
     expect(host.status().state).toBe('failed');
@@ -49,7 +49,7 @@ describe('pretrain host', () => {
   it('refuses a second job while one runs, and bad options before anything starts', async () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
-    const host = createPretrainHost({ paint: async () => () => ({ pixels: new Float32Array(0), glyphs: [] }), backend: () => 'wasm', recipes: { grounder: recipe('grounder', 2, gate), planner: recipe('planner', 1) } });
+    const host = createPretrainHost({ paint: async () => () => new Float32Array(0), backend: () => 'wasm', recipes: { grounder: recipe('grounder', 2, gate), planner: recipe('planner', 1) } });
     await expect(host.start({ preset: 'full' as 'tiny', seed: 1, models: ['grounder'], scale: 1 })).rejects.toThrow(/preset must be tiny or demo/);
     await expect(host.start({ preset: 'tiny', seed: 1, models: [], scale: 1 })).rejects.toThrow(/models must list/);
     await host.start({ preset: 'tiny', seed: 1, models: ['grounder'], scale: 1 });
@@ -66,7 +66,7 @@ describe('pretrain host', () => {
     let t = 0;
     const etas: (number | null)[] = [];
     const host = createPretrainHost({
-      paint: async () => () => ({ pixels: new Float32Array(0), glyphs: [] }),
+      paint: async () => () => new Float32Array(0),
       backend: () => 'wasm',
       now: () => t,
       recipes: {
@@ -91,7 +91,7 @@ describe('pretrain host', () => {
 
   it('reports a failing recipe with its message', async () => {
     const host = createPretrainHost({
-      paint: async () => () => ({ pixels: new Float32Array(0), glyphs: [] }),
+      paint: async () => () => new Float32Array(0),
       backend: () => 'wasm',
       recipes: { grounder: async () => Promise.reject(new Error('out of memory in stage 2')), planner: recipe('planner', 1) },
     });
