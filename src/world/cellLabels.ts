@@ -10,8 +10,7 @@
  * the cell of its own centre. Per cell:
  * - letters: the letter classes (tokenizer's WORD_CHAR_CLASSES) of the text
  *   that element shows, as a bag: a cell must say which word it is part of,
- *   not which glyph it shows, so one label works whatever the font (where
- *   each glyph lands only a painter knows: `Glyph`);
+ *   not which glyph it shows, so one label works whatever the font;
  * - role: the role of the topmost interactive element over the cell;
  * - icon: the icon of the element, or of the interactive element, over it;
  * - colour: the named colour of the element or interactive element over it.
@@ -150,19 +149,4 @@ export function cellLabels(screen: Screen): CellLabels {
     }
   });
   return out;
-}
-
-/**
- * One character as a painter drew it, in screen px: the x of its centre and
- * the band of its line (cap height to baseline). Only a painter knows this
- * (fonts, alignment, squeezing). The Canvas renderer reports them on
- * request (RenderOptions.glyphs); its text check holds each on ink.
- */
-export interface Glyph {
-  /** The element whose text it is. */
-  element: string;
-  char: string;
-  x: number;
-  top: number;
-  bottom: number;
 }

@@ -4,7 +4,6 @@
  * of its buttons), the theme resolved to colours, and render options.
  */
 import type { Screen, UIElement } from '../types';
-import type { Glyph } from '../cellLabels';
 import type { ThemeColors } from './palette';
 
 export type Ctx2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
@@ -12,8 +11,18 @@ export type Ctx2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D
 export interface RenderOptions {
   /** Draw everything except this element's text (measured, not painted): the text-in-box check diffs against it. */
   hideTextOf?: string;
-  /** When given, every character drawn is reported here (pretraining's per-cell letter labels). */
+  /** When given, every character drawn is reported here: where each glyph lands, which only the painter knows (per-cell letter labels). */
   glyphs?: Glyph[];
+}
+
+/** One character as drawn, in screen px: the x of its centre and the band of its line (cap height to baseline). */
+export interface Glyph {
+  /** The element whose text it is. */
+  element: string;
+  char: string;
+  x: number;
+  top: number;
+  bottom: number;
 }
 
 export interface Painter {

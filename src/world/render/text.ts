@@ -4,8 +4,7 @@
  * squeezed with fillText's maxWidth when it is too long).
  */
 import type { Box, Role, TextStyle, UIElement } from '../types';
-import type { Painter } from './painter';
-import type { Glyph } from '../cellLabels';
+import type { Glyph, Painter } from './painter';
 
 /** The text an element paints, or undefined when it paints none. Fields show their value, else a placeholder. */
 export function visibleText(el: UIElement): string | undefined {

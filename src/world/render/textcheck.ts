@@ -6,8 +6,7 @@
 import type { Box, Role, Screen, UIElement } from '../types';
 import { pixelsOf, renderToCanvas } from './canvas';
 import { visibleText } from './text';
-import { titleDrawnByChild } from './painter';
-import type { Glyph } from '../cellLabels';
+import { titleDrawnByChild, type Glyph } from './painter';
 
 export interface TextCheck {
   id: string;
@@ -65,7 +64,7 @@ export function checkTexts(screen: Screen): TextCheck[] {
         outside++;
       }
     }
-    // Every glyph reported for this text must sit on pixels the text changed (pretraining labels cells by them).
+    // Every glyph reported for this text must sit on pixels the text changed, or labels made from them would lie.
     const own = glyphs.filter((g) => g.element === el.id && g.char.trim() !== '');
     const changedNear = (g: Glyph): boolean => {
       for (let py = Math.max(0, Math.floor(g.top - GLYPH_REACH)); py <= Math.min(screen.height - 1, g.bottom + GLYPH_REACH); py++) {
