@@ -6,8 +6,7 @@
  *
  * - per-cell reading: role, icon and colour accuracy over the cells that
  *   show one (and role accuracy over every screen cell), and the F1 of the
- *   letters read on cells that show text, and how often a text cell's word
- *   vector is nearest its own text among its screen's texts;
+ *   letters read on cells that show text;
  * - grounding by referring style: click-inside-box accuracy of instructions
  *   written in each style, next to the style's chance level: the accuracy of
  *   clicking the centre of a uniformly drawn visible interactive element
@@ -23,8 +22,6 @@ import type { Tokenizer } from '../text/tokenizer';
 import { cellLabels, LETTER_CLASSES, type CellLabels } from '../world/cellLabels';
 import type { RefStyle, Screen } from '../world/types';
 import { REF_STYLES } from '../world/types';
-import { screenTextLogits } from '../models/wordMatch';
-import { MAX_SCREEN_TEXTS, screenTexts } from '../pretrain/screenTexts';
 import { evalGrounder, type GroundingItem } from './evalGrounder';
 import { Random } from './random';
 
@@ -46,8 +43,6 @@ export interface ReadingFigures {
   color: number;
   /** F1 of the letters read (p > 0.5) against the letters of the text under the cell, over text cells. */
   letterF1: number;
-  /** Over text cells: the cell's word vector is nearest its own text among the screen's texts and "no text" (wordMatch.ts). */
-  text: number;
 }
 
 export interface ReadingProbeResult {
@@ -80,48 +75,28 @@ function argmaxRows(values: Float32Array, rows: number, k: number): Int32Array {
 }
 
 /** Per-cell reading figures of a set of screens. */
-export async function probeReading(
-  params: ParamMap,
-  cfg: GrounderConfig,
-  tok: Tokenizer,
-  screens: readonly Screen[],
-  paint: (s: Screen) => Float32Array = syntheticScreenImage,
-  batchSize = 8,
-): Promise<ReadingFigures> {
-  const acc = { cells: 0, roleAllHits: 0, roleN: 0, roleHits: 0, iconN: 0, iconHits: 0, colorN: 0, colorHits: 0, tp: 0, fp: 0, fn: 0, textN: 0, textHits: 0 };
-  const m = MAX_SCREEN_TEXTS;
-  const [t, l] = [cfg.maxTokens, cfg.charLength];
+export async function probeReading(params: ParamMap, cfg: GrounderConfig, screens: readonly Screen[], paint: (s: Screen) => Float32Array = syntheticScreenImage, batchSize = 8): Promise<ReadingFigures> {
+  const acc = { cells: 0, roleAllHits: 0, roleN: 0, roleHits: 0, iconN: 0, iconHits: 0, colorN: 0, colorHits: 0, tp: 0, fp: 0, fn: 0 };
   for (let start = 0; start < screens.length; start += batchSize) {
     const chunk = screens.slice(start, start + batchSize);
     const images = new Float32Array(chunk.length * IMAGE_FLOATS);
     const valid = new Float32Array(chunk.length * GRID_CELLS);
-    const labels = chunk.map((s) => cellLabels(s));
-    const texts = chunk.map((s, i) => screenTexts(s, labels[i], tok, t, l));
-    const textChars = new Int32Array(chunk.length * m * t * l);
-    const textWeights = new Float32Array(chunk.length * m * t);
-    const textPresent = new Float32Array(chunk.length * m);
     chunk.forEach((s, i) => {
       images.set(paint(s), i * IMAGE_FLOATS);
       valid.set(validCells(s.platform), i * GRID_CELLS);
-      textChars.set(texts[i].chars, i * m * t * l);
-      textWeights.set(texts[i].weights, i * m * t);
-      textPresent.set(texts[i].present, i * m);
     });
     const out = tf.tidy(() => {
       const r = encodeScreens(params, cfg, tf.tensor4d(images, [chunk.length, CANVAS_HEIGHT, CANVAS_WIDTH, 3]), tf.tensor2d(valid, [chunk.length, GRID_CELLS])).reading;
-      const words = screenTextLogits(params, r.word, tf.tensor3d(textChars, [chunk.length * m, t, l], 'int32'), tf.tensor2d(textWeights, [chunk.length * m, t]), tf.tensor2d(textPresent, [chunk.length, m]));
-      return [tf.sigmoid(r.letters), r.role, r.icon, r.color, words];
+      return [tf.sigmoid(r.letters), r.role, r.icon, r.color];
     });
-    const [letters, role, icon, color, words] = (await Promise.all(out.map((x) => x.data()))) as Float32Array[];
+    const [letters, role, icon, color] = (await Promise.all(out.map((t) => t.data()))) as Float32Array[];
     tf.dispose(out);
     const rows = chunk.length * GRID_CELLS;
     const roleP = argmaxRows(role, rows, out[1].shape[2] as number);
     const iconP = argmaxRows(icon, rows, out[2].shape[2] as number);
     const colorP = argmaxRows(color, rows, out[3].shape[2] as number);
-    const textP = argmaxRows(words, rows, m + 1);
     chunk.forEach((s, i) => {
-      const lab: CellLabels = labels[i];
-      const cellText = texts[i].cellText;
+      const lab: CellLabels = cellLabels(s);
       for (let c = 0; c < GRID_CELLS; c++) {
         if (!lab.valid[c]) continue;
         const r = i * GRID_CELLS + c;
@@ -138,10 +113,6 @@ export async function probeReading(
         if (lab.color[c] > 0) {
           acc.colorN++;
           if (colorP[r] === lab.color[c]) acc.colorHits++;
-        }
-        if (cellText[c] > 0) {
-          acc.textN++;
-          if (textP[r] === cellText[c]) acc.textHits++;
         }
         if (lab.hasText[c]) {
           for (let k = 1; k < LETTER_CLASSES; k++) {
@@ -163,7 +134,6 @@ export async function probeReading(
     icon: ratio(acc.iconHits, acc.iconN),
     color: ratio(acc.colorHits, acc.colorN),
     letterF1: ratio(2 * acc.tp, 2 * acc.tp + acc.fp + acc.fn),
-    text: ratio(acc.textHits, acc.textN),
   };
 }
 
@@ -193,7 +163,6 @@ export async function readingProbe(params: ParamMap, cfg: GrounderConfig, tok: T
   const reading = await probeReading(
     params,
     cfg,
-    tok,
     screens.map((s) => s.screen),
     paint,
     opts.batchSize,
@@ -236,6 +205,6 @@ export function formatReadingProbe(r: ReadingProbeResult): string {
   const rd = r.reading;
   return (
     `grounding on ${r.screens} held-out screens: all ${r.overall.accuracy.toFixed(3)} (chance ${r.overall.chance.toFixed(3)}); ${styles}\n` +
-    `reading over ${rd.cells} cells: role ${rd.role.toFixed(3)} (all cells ${rd.roleAll.toFixed(3)}), icon ${rd.icon.toFixed(3)}, colour ${rd.color.toFixed(3)}, letter F1 ${rd.letterF1.toFixed(3)}, which text ${rd.text.toFixed(3)}`
+    `reading over ${rd.cells} cells: role ${rd.role.toFixed(3)} (all cells ${rd.roleAll.toFixed(3)}), icon ${rd.icon.toFixed(3)}, colour ${rd.color.toFixed(3)}, letter F1 ${rd.letterF1.toFixed(3)}`
   );
 }

@@ -11,8 +11,7 @@
  *     + a 1×5 convolution along each row of cells          a cell sees the word it is part of
  *     + self-attention over 2×2-cell regions               the widget it is part of
  *     → reading heads per cell: the letters of the text under it (a bag of
- *       letter classes), a vector saying which text it is part of, the role,
- *       icon and colour of the widget under it,
+ *       letter classes), the role, icon and colour of the widget under it,
  *       trained on labels the layout gives for free (world/cellLabels.ts)
  *   instruction
  *     tokens + the letters of each token's word → `textLayers` blocks; then
@@ -21,8 +20,6 @@
  *   matching: one score map per kind of reference, each a log-likelihood
  *     that the cell shows what the instruction asks for —
  *       text:     the letters of the target words under the cell's read letters
- *       word:     the target's text embedded from its letters against the
- *                 text vector the cell read (wordMatch.ts)
  *       role, icon, colour: log Σ_k q_k(instruction)·p_k(cell)
  *       position: a quadratic in the cell's screen coordinates
  *       relation: a quadratic in the offset from the anchor text's centre
@@ -66,9 +63,8 @@ import {
   mlpSpecs,
   spaceToDepth,
 } from './layers';
-import { bagLogLikelihood, classMatch, perScreenProduct, repeatRows, rowConv, rowConvSpecs, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
+import { bagLogLikelihood, classMatch, repeatRows, rowConv, rowConvSpecs, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
-import { readWords, textVector, tokenWordVectors, WORD_SCALE, wordMatchSpecs } from './wordMatch';
 import { middleSums, softmax } from './rowOps';
 
 export interface GrounderConfig {
@@ -106,7 +102,6 @@ export type GrounderReading = {
   role: tf.Tensor3D; // [S, GRID_CELLS, ROLE_CLASSES] (softmax)
   icon: tf.Tensor3D; // [S, GRID_CELLS, ICON_CLASSES]
   color: tf.Tensor3D; // [S, GRID_CELLS, COLOR_CLASSES]
-  word: tf.Tensor3D; // [S, GRID_CELLS, dim] unit vectors: which text the cell is part of (wordMatch.ts)
 };
 
 /** What the grounder made of each instruction (logits), for the pretraining's instruction labels. */
@@ -118,7 +113,7 @@ export type GrounderParse = {
 };
 
 /** The score maps the heat map is made of, in the order of the gates. */
-export const SCORE_KINDS = ['text', 'role', 'icon', 'color', 'position', 'relation', 'word'] as const;
+export const SCORE_KINDS = ['text', 'role', 'icon', 'color', 'position', 'relation'] as const;
 const SLOTS = ['role', 'icon', 'color', 'position', 'relation', 'gate'] as const;
 const slot = (name: (typeof SLOTS)[number]) => SLOTS.indexOf(name);
 const POSITION_FEATURES = 5; // x, y, x², y², x·y
@@ -147,7 +142,6 @@ export function grounderSpecs(cfg: GrounderConfig): ParamSpecs {
     ...denseSpecs('read.role', d, ROLE_CLASSES),
     ...denseSpecs('read.icon', d, ICON_CLASSES),
     ...denseSpecs('read.color', d, COLOR_CLASSES),
-    ...wordMatchSpecs(d, cfg.charLength),
     ...embeddingSpecs('text.tok', cfg.vocabSize, d),
     ...denseSpecs('text.chars', cfg.charLength * WORD_CHAR_CLASSES, d, 0.1),
     'text.pos': { shape: [cfg.maxTokens, d], init: normal(0.1) },
@@ -295,7 +289,6 @@ export function encodeScreens(p: ParamMap, cfg: GrounderConfig, images: tf.Tenso
       role: dense(p, 'read.role', cells) as tf.Tensor3D,
       icon: dense(p, 'read.icon', cells) as tf.Tensor3D,
       color: dense(p, 'read.color', cells) as tf.Tensor3D,
-      word: readWords(p, cells),
     },
   };
 }
@@ -368,25 +361,20 @@ export function groundOnScreens(
   const wantText = softUnion(tf.squeeze(tf.slice(content, [0, 0, 0], [b, -1, 1]), [2]), bags);
   const wantAnchor = softUnion(tf.squeeze(tf.slice(content, [0, 0, 1], [b, -1, 1]), [2]), bags);
   const sText = bagLogLikelihood(logP, logQ, wantText, perScreen);
-  const wordVectors = tokenWordVectors(p, chars);
-  const textOf = (which: number) => textVector(wordVectors, tf.squeeze(tf.slice(content, [0, 0, which], [b, -1, 1]), [2]));
-  const sWord = tf.mul(perScreenProduct(r.word, textOf(0), perScreen), WORD_SCALE);
-  const anchorWord = tf.mul(perScreenProduct(r.word, textOf(1), perScreen), WORD_SCALE);
   const sRole = classMatch(softmax(r.role), softmax(parse.role), perScreen);
   const sIcon = classMatch(softmax(r.icon), softmax(parse.icon), perScreen);
   const sColor = classMatch(softmax(r.color), softmax(parse.color), perScreen);
   const { x, y } = cellCoordinates(valid);
   const sPosition = weightedSum(dense(p, 'parse.position', slotOf('position')), [x, y, tf.mul(x, x), tf.mul(y, y), tf.mul(x, y)]);
   const padding = tf.mul(tf.sub(1, valid), MASKED);
-  const anchorScore = tf.add(tf.mul(bagLogLikelihood(logP, logQ, wantAnchor, perScreen), 40), tf.mul(anchorWord, 2));
-  const anchorLog = tf.logSoftmax(tf.add(anchorScore, padding)); // sharp: the anchor's few cells
+  const anchorLog = tf.logSoftmax(tf.add(tf.mul(bagLogLikelihood(logP, logQ, wantAnchor, perScreen), 40), padding)); // sharp: the anchor's few cells
   const anchor = tf.exp(anchorLog);
   const dx = tf.sub(x, tf.sum(tf.mul(anchor, x), 1, true));
   const dy = tf.sub(y, tf.sum(tf.mul(anchor, y), 1, true));
   const relFeatures = [dx, dy, tf.mul(dx, dx), tf.mul(dy, dy), smoothAbs(dx), smoothAbs(dy), tf.div(tf.maximum(anchorLog, -10), 10)];
   const sRelation = weightedSum(dense(p, 'parse.relation', slotOf('relation')), relFeatures);
   const gates = tf.exp(tf.clipByValue(dense(p, 'parse.gate', slotOf('gate')), -6, 3)) as tf.Tensor2D; // [B, kinds]
-  const matched = weightedSum(gates, [sText, sRole, sIcon, sColor, sPosition, sRelation, sWord]);
+  const matched = weightedSum(gates, [sText, sRole, sIcon, sColor, sPosition, sRelation]);
 
   // The learned residual: cells modulated by the instruction, mixed over regions with cross-attention to it.
   const film = dense(p, 'film', pooled);

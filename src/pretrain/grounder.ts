@@ -5,8 +5,7 @@
  * things at once:
  *
  * - reading: per-cell letters, role, icon and colour against the labels the
- *   layout knows for free (world/cellLabels.ts), and which of the screen's
- *   texts each cell shows, picked among them (screenTexts.ts), each averaged over all
+ *   layout knows for free (world/cellLabels.ts), each averaged over all
  *   screen cells plus over the cells that show something, so rare classes
  *   are not drowned by empty background;
  * - parsing: which instruction tokens are the target's text or the anchor's,
@@ -31,14 +30,12 @@ import { encodeScreens, groundOnScreens, type GrounderConfig } from '../models/g
 import type { GrounderExample } from '../models/grounderData';
 import type { Params } from '../models/params';
 import { safeLog } from '../models/readLayers';
-import { screenTextLogits } from '../models/wordMatch';
 import { boxTarget, offsetTarget } from '../learn/grounderSft';
 import { Random } from '../learn/random';
 import type { Paint } from '../learn/stepCheck';
 import type { Tokenizer } from '../text/tokenizer';
 import { cellLabels, COLOR_CLASSES, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES } from '../world/cellLabels';
 import type { RefStyle } from '../world/types';
-import { MAX_SCREEN_TEXTS, screenTexts, type ScreenTexts } from './screenTexts';
 import { busyness, instructionLabels, styleOrder, trainingScreens, writeExample, type PoolScreen } from './grounderScreens';
 
 export type GrounderStage = 'read' | 'easy' | 'full' | 'anneal';
@@ -123,7 +120,6 @@ interface HostBatch {
   role: Int32Array;
   icon: Int32Array;
   color: Int32Array;
-  texts: Omit<ScreenTexts, 'count'>;
   content: Float32Array;
   parseRole: Int32Array;
   parseIcon: Int32Array;
@@ -148,12 +144,6 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
     role: new Int32Array(s * GRID_CELLS),
     icon: new Int32Array(s * GRID_CELLS),
     color: new Int32Array(s * GRID_CELLS),
-    texts: {
-      chars: new Int32Array(s * MAX_SCREEN_TEXTS * t * l),
-      weights: new Float32Array(s * MAX_SCREEN_TEXTS * t),
-      present: new Float32Array(s * MAX_SCREEN_TEXTS),
-      cellText: new Int32Array(s * GRID_CELLS),
-    },
     content: new Float32Array(n * t * 2),
     parseRole: new Int32Array(n),
     parseIcon: new Int32Array(n),
@@ -170,11 +160,6 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
     h.role.set(lab.role, i * GRID_CELLS);
     h.icon.set(lab.icon, i * GRID_CELLS);
     h.color.set(lab.color, i * GRID_CELLS);
-    const texts = screenTexts(ps.screen, lab, tok, t, l);
-    h.texts.chars.set(texts.chars, i * MAX_SCREEN_TEXTS * t * l);
-    h.texts.weights.set(texts.weights, i * MAX_SCREEN_TEXTS * t);
-    h.texts.present.set(texts.present, i * MAX_SCREEN_TEXTS);
-    h.texts.cellText.set(texts.cellText, i * GRID_CELLS);
   });
   b.examples.forEach((e, i) => {
     h.valid.set(validCells(e.platform), i * GRID_CELLS);
@@ -281,13 +266,6 @@ export async function pretrainGrounder(
       const icon = tf.tensor2d(h.icon, [s, GRID_CELLS], 'int32');
       const color = tf.tensor2d(h.color, [s, GRID_CELLS], 'int32');
       const content = tf.tensor3d(h.content, [n, t, 2]);
-      const m = MAX_SCREEN_TEXTS;
-      const textChars = tf.tensor3d(h.texts.chars, [s * m, t, cfg.charLength], 'int32');
-      const textWeights = tf.tensor2d(h.texts.weights, [s * m, t]);
-      const textPresent = tf.tensor2d(h.texts.present, [s, m]);
-      const cellText = tf.tensor2d(h.texts.cellText, [s, GRID_CELLS], 'int32');
-      const textKnown = tf.mul(screenValid, maskOf(tf.greaterEqual(cellText, tf.scalar(0, 'int32'))));
-      const textCells = tf.mul(textKnown, maskOf(tf.greater(cellText, tf.scalar(0, 'int32'))));
       const tokenValid = maskOf(tf.notEqual(tokens, tf.scalar(0, 'int32')));
       const cellT = tf.tensor2d(h.cellTarget, [n, GRID_CELLS]);
       const offT = tf.tensor3d(h.offsetTarget, [n, GRID_CELLS, 2]);
@@ -300,12 +278,8 @@ export async function pretrainGrounder(
           maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), screenValid),
           maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), hasText),
         );
-        const wordLogits = screenTextLogits(params, r.word, textChars, textWeights, textPresent);
-        const wordCe = crossEntropy(wordLogits, tf.maximum(cellText, tf.scalar(0, 'int32')), m + 1);
-        const wordLoss = tf.add(maskedMean(wordCe, textKnown), maskedMean(wordCe, textCells));
         const read = sumOf([
           tf.mul(letterLoss, 4),
-          wordLoss,
           balancedCellLoss(r.role, role, ROLE_CLASSES, screenValid),
           balancedCellLoss(r.icon, icon, ICON_CLASSES, screenValid),
           balancedCellLoss(r.color, color, COLOR_CLASSES, screenValid),
