@@ -1,9 +1,10 @@
 /**
  * The base models that ship in public/base/ (issue 8): every preset runs
  * start from by default has both files and its manifest, the checkpoints
- * have the preset's shape, and the base planner, re-measured here in Node,
- * still writes instructions that parse on held-out states and matches the
- * figure its manifest claims (the same seed, the same WASM arithmetic).
+ * have the preset's shape and every weight the model declares, and the
+ * base planner, re-measured here in Node, still writes instructions that
+ * parse on held-out states and matches the figure its manifest claims (the
+ * same seed, the same WASM arithmetic).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +17,8 @@ import { grounderPreset, plannerPreset } from '../../src/models/presets';
 import { BASE_PLANNER_EVAL_STATES, evalBasePlanner } from '../../src/pretrain/planner';
 import { SHIPPED_BASE_PRESETS, baseFileName, manifestFileName, type BaseManifest } from '../../src/pretrain/baseTypes';
 import { defaultTokenizer } from '../../src/text/vocab';
-import type { PlannerConfig } from '../../src/models/planner';
+import { grounderSpecs, type GrounderConfig } from '../../src/models/grounder';
+import { plannerSpecs, type PlannerConfig } from '../../src/models/planner';
 
 const BASE_DIR = join(__dirname, '../../public/base');
 const read = (name: string) => new Uint8Array(readFileSync(join(BASE_DIR, name)));
@@ -40,6 +42,9 @@ describe.each(SHIPPED_BASE_PRESETS.map((p) => [p]))('shipped base models, preset
       const { config, params } = importCheckpoint(bytes);
       const want = m.model === 'grounder' ? grounderPreset(preset, tok.size) : plannerPreset(preset, tok.size);
       expect(configJson(config)).toBe(configJson(want));
+      // Every weight the model now declares, in its shape: a file from before a change of the model fails here, not in the app.
+      const specs = m.model === 'grounder' ? grounderSpecs(want as GrounderConfig) : plannerSpecs(want as PlannerConfig);
+      expect(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v.shape]))).toEqual(Object.fromEntries(Object.entries(specs).map(([k, v]) => [k, [...v.shape]])));
       disposeParams(params);
     }
   });
