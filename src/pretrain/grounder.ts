@@ -36,7 +36,6 @@ import type { Paint } from '../learn/stepCheck';
 import type { Tokenizer } from '../text/tokenizer';
 import { cellLabels, COLOR_CLASSES, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES } from '../world/cellLabels';
 import type { RefStyle } from '../world/types';
-import { inventedScreen } from './pseudoText';
 import { busyness, instructionLabels, styleOrder, trainingScreens, writeExample, type PoolScreen } from './grounderScreens';
 
 export type GrounderStage = 'read' | 'easy' | 'full' | 'anneal';
@@ -78,15 +77,13 @@ interface StagePlan {
   easy: boolean;
   weights: { read: number; parse: number; ground: number };
   styles: Partial<Record<RefStyle, number>>;
-  /** Share of the stage's screens shown in made-up words (pseudoText.ts). */
-  invented: number;
 }
 
 const PLAN: readonly StagePlan[] = [
-  { stage: 'read', until: 0.15, lrScale: 1, easy: true, weights: { read: 1, parse: 1, ground: 0.3 }, styles: { text: 3, icon: 2, color: 2 }, invented: 0.5 },
-  { stage: 'easy', until: 0.45, lrScale: 1, easy: true, weights: { read: 0.5, parse: 0.5, ground: 1 }, styles: { text: 2, icon: 1.5, color: 1.5 }, invented: 0.5 },
-  { stage: 'full', until: 0.85, lrScale: 1, easy: false, weights: { read: 0.5, parse: 0.5, ground: 1 }, styles: {}, invented: 0.5 },
-  { stage: 'anneal', until: 1, lrScale: 0.2, easy: false, weights: { read: 0.5, parse: 0.5, ground: 1 }, styles: {}, invented: 0.25 },
+  { stage: 'read', until: 0.15, lrScale: 1, easy: true, weights: { read: 1, parse: 1, ground: 0.3 }, styles: { text: 3, icon: 2, color: 2 } },
+  { stage: 'easy', until: 0.45, lrScale: 1, easy: true, weights: { read: 0.5, parse: 0.5, ground: 1 }, styles: { text: 2, icon: 1.5, color: 1.5 } },
+  { stage: 'full', until: 0.85, lrScale: 1, easy: false, weights: { read: 0.5, parse: 0.5, ground: 1 }, styles: {} },
+  { stage: 'anneal', until: 1, lrScale: 0.2, easy: false, weights: { read: 0.5, parse: 0.5, ground: 1 }, styles: {} },
 ];
 
 /** One step's material: S screens and perScreen examples on each, in screen order. */
@@ -95,12 +92,10 @@ interface PretrainBatch {
   examples: GrounderExample[];
 }
 
-function drawBatch(rng: Random, pool: readonly PoolScreen[], screens: number, perScreen: number, plan: StagePlan): PretrainBatch {
+function drawBatch(rng: Random, pool: readonly PoolScreen[], screens: number, perScreen: number, styles: Partial<Record<RefStyle, number>>): PretrainBatch {
   const out: PretrainBatch = { screens: [], examples: [] };
-  const styles = plan.styles;
   for (let guard = 0; out.screens.length < screens && guard < screens * 20; guard++) {
-    const picked = rng.pick(pool);
-    const s = rng.next() < plan.invented ? inventedScreen(rng, picked) : picked;
+    const s = rng.pick(pool);
     const examples: GrounderExample[] = [];
     for (let tries = 0; examples.length < perScreen && tries < perScreen * 4; tries++) {
       const e = writeExample(rng, s, rng.pick(s.targets), styleOrder(rng, styles));
@@ -252,7 +247,7 @@ export async function pretrainGrounder(
       current = plan;
       totals.push({ stage: plan.stage, steps: 0, sums: [0, 0, 0, 0] });
     }
-    const batch = drawBatch(draws, plan.easy ? easyPool : pool, screensPerStep, perScreen, plan);
+    const batch = drawBatch(draws, plan.easy ? easyPool : pool, screensPerStep, perScreen, plan.styles);
     const h = hostBatch(tok, cfg, batch, opts.paint);
     const w = plan.weights;
     const opt = optimizer as tf.Optimizer;
