@@ -16,7 +16,6 @@ import { makeGrounderSft } from './grounderSft';
 import { makeGrounderGrpo } from './grounderGrpo';
 import { sliceTrainingExamples } from './grounderCurriculum';
 import type { Screen } from '../world/types';
-import type { Glyph } from '../world/render/painter';
 import { initPlanner } from '../models/planner';
 import { plannerPreset } from '../models/presets';
 import { makePlannerSft, PLANNER_CLIP_NORM } from './plannerSft';
@@ -51,8 +50,7 @@ export interface StepCheckResult {
   deviceFault?: string | null;
 }
 
-/** Screen → canvas pixels; when `glyphs` is given, every character drawn is pushed onto it (the pretraining's glyph labels). */
-export type Paint = (screen: Screen, glyphs?: Glyph[]) => Float32Array;
+export type Paint = (screen: Screen) => Float32Array;
 
 interface Trainer {
   /** The step's loss, and for GRPO the mean reward of its samples (which the seeded draws decide). */
