@@ -65,6 +65,7 @@ import {
 } from './layers';
 import { bagLogLikelihood, classMatch, repeatRows, rowConv, rowConvSpecs, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
+import { glyphLetterLogits, glyphReaderSpecs, readGlyphs } from './glyphReader';
 import { middleSums, softmax } from './rowOps';
 
 export interface GrounderConfig {
@@ -79,6 +80,8 @@ export interface GrounderConfig {
   layers: number;
   /** Width in cells of the row convolution that lets a cell see its word (odd; default 5). */
   rowWidth?: number;
+  /** Hidden width of the glyph reader (glyphReader.ts); absent in checkpoints made before it, which read letters from the cells alone. */
+  glyphs?: number;
 }
 
 /** The tensors of one batch. */
@@ -99,6 +102,7 @@ export type GrounderOutput = {
 /** What the grounder read on each screen (logits; one row per screen). */
 export type GrounderReading = {
   letters: tf.Tensor3D; // [S, GRID_CELLS, LETTER_CLASSES] independent logits (sigmoid)
+  glyphs?: tf.Tensor3D; // [S, GLYPH_POSITIONS, LETTER_CLASSES] the character centred at each 4-px position (softmax; 0 = none)
   role: tf.Tensor3D; // [S, GRID_CELLS, ROLE_CLASSES] (softmax)
   icon: tf.Tensor3D; // [S, GRID_CELLS, ICON_CLASSES]
   color: tf.Tensor3D; // [S, GRID_CELLS, COLOR_CLASSES]
@@ -165,6 +169,7 @@ export function grounderSpecs(cfg: GrounderConfig): ParamSpecs {
     ...denseSpecs('head.bias', d, 1, 0.02),
     ...denseSpecs('head.offset', d, 2, 0.02),
   };
+  if (cfg.glyphs) Object.assign(s, glyphReaderSpecs(cfg.glyphs));
   for (let i = 0; i < cfg.textLayers; i++) Object.assign(s, blockSpecs(`text.blocks.${i}`, d));
   for (let i = 0; i < cfg.layers; i++) Object.assign(s, blockSpecs(`blocks.${i}`, d, d));
   return s;
@@ -282,10 +287,17 @@ export function encodeScreens(p: ParamMap, cfg: GrounderConfig, images: tf.Tenso
   x = tf.add(x, tf.reshape(tf.relu(rowConv(p, 'read.row', grid, rowWidthOf(cfg))), [s, GRID_CELLS, d]));
   const r = block(p, 'read.block', toRegions(x), cfg.heads, regionMaskOf(valid));
   const cells = layerNorm(p, 'read.ln', tf.add(x, fromRegions(r))) as tf.Tensor3D;
+  let letters = dense(p, 'read.letters', cells) as tf.Tensor3D;
+  let glyphs: tf.Tensor3D | undefined;
+  if (cfg.glyphs) {
+    glyphs = readGlyphs(p, images);
+    letters = tf.add(letters, glyphLetterLogits(p, glyphs));
+  }
   return {
     cells,
     reading: {
-      letters: dense(p, 'read.letters', cells) as tf.Tensor3D,
+      letters,
+      ...(glyphs ? { glyphs } : {}),
       role: dense(p, 'read.role', cells) as tf.Tensor3D,
       icon: dense(p, 'read.icon', cells) as tf.Tensor3D,
       color: dense(p, 'read.color', cells) as tf.Tensor3D,
