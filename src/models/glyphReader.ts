@@ -82,7 +82,7 @@ export function readGlyphs(p: ParamMap, images: tf.Tensor4D): tf.Tensor3D {
 }
 
 /** The larger of x's four values in each 2×2 block [S, 2R, 2C, k] → [S, R, C, k], by strided slices (rank 4). */
-function max2x2(x: tf.Tensor4D): tf.Tensor4D {
+export function max2x2(x: tf.Tensor4D): tf.Tensor4D {
   const [s, h, w, k] = x.shape;
   const rows = tf.reshape(x, [s * (h / 2), 2, w / 2, 2 * k]);
   const at = (i: number, j: number) => tf.slice(rows, [0, i, 0, j * k], [s * (h / 2), 1, w / 2, k]);

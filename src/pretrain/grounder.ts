@@ -29,6 +29,7 @@ import { GLYPH_POSITIONS, GRID_CELLS, IMAGE_FLOATS, CANVAS_HEIGHT, CANVAS_WIDTH,
 import { maskOf, oneHotFloat } from '../models/dtype';
 import { encodeScreens, groundOnScreens, type GrounderConfig } from '../models/grounder';
 import type { GrounderExample } from '../models/grounderData';
+import { instructionArrays, instructionTensors, setInstruction, type InstructionArrays } from '../models/instructionBatch';
 import type { Params } from '../models/params';
 import { safeLog } from '../models/readLayers';
 import { boxTarget, offsetTarget } from '../learn/grounderSft';
@@ -111,12 +112,10 @@ function drawBatch(rng: Random, pool: readonly PoolScreen[], screens: number, pe
   return out;
 }
 
-interface HostBatch {
+interface HostBatch extends InstructionArrays {
   images: Float32Array;
   screenValid: Float32Array;
   valid: Float32Array;
-  tokens: Int32Array;
-  chars: Int32Array;
   letters: Float32Array;
   hasText: Float32Array;
   /** Which character is centred at each glyph position (only when the model has a glyph reader). */
@@ -136,13 +135,11 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
   const s = b.screens.length;
   const n = b.examples.length;
   const t = cfg.maxTokens;
-  const l = cfg.charLength;
   const h: HostBatch = {
+    ...instructionArrays(n, cfg),
     images: new Float32Array(s * IMAGE_FLOATS),
     screenValid: new Float32Array(s * GRID_CELLS),
     valid: new Float32Array(n * GRID_CELLS),
-    tokens: new Int32Array(n * t),
-    chars: new Int32Array(n * t * l),
     letters: new Float32Array(s * GRID_CELLS * LETTER_CLASSES),
     glyphs: new Int32Array(cfg.glyphs ? s * GLYPH_POSITIONS : 0),
     hasText: new Float32Array(s * GRID_CELLS),
@@ -170,9 +167,7 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
   });
   b.examples.forEach((e, i) => {
     h.valid.set(validCells(e.platform), i * GRID_CELLS);
-    const enc = tok.encodeWithChars(e.instruction, t, l);
-    h.tokens.set(enc.ids, i * t);
-    h.chars.set(enc.chars, i * t * l);
+    setInstruction(h, i, tok, cfg, e.instruction);
     const lab = instructionLabels(tok, e, t);
     h.content.set(lab.content, i * t * 2);
     h.parseRole[i] = lab.role;
@@ -265,8 +260,7 @@ export async function pretrainGrounder(
       const images = tf.tensor4d(h.images, [s, CANVAS_HEIGHT, CANVAS_WIDTH, 3]);
       const screenValid = tf.tensor2d(h.screenValid, [s, GRID_CELLS]);
       const valid = tf.tensor2d(h.valid, [n, GRID_CELLS]);
-      const tokens = tf.tensor2d(h.tokens, [n, t], 'int32');
-      const chars = tf.tensor3d(h.chars, [n, t, cfg.charLength], 'int32');
+      const { tokens, chars, spell } = instructionTensors(h, cfg);
       const letters = tf.tensor3d(h.letters, [s, GRID_CELLS, LETTER_CLASSES]);
       const hasText = tf.tensor2d(h.hasText, [s, GRID_CELLS]);
       const role = tf.tensor2d(h.role, [s, GRID_CELLS], 'int32');
@@ -279,7 +273,7 @@ export async function pretrainGrounder(
       let parts: tf.Tensor[] = [];
       const { grads } = tf.variableGrads(() => {
         const screens = encodeScreens(params, cfg, images, screenValid);
-        const out = groundOnScreens(params, cfg, screens, perScreen, { tokens, chars, valid });
+        const out = groundOnScreens(params, cfg, screens, perScreen, { tokens, chars, valid, spell });
         const r = screens.reading;
         const letterLoss = tf.add(
           maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), screenValid),

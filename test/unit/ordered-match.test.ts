@@ -8,7 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { GLYPH_COLS, GLYPH_POSITIONS } from '../../src/models/canvas';
-import { orderedMatch } from '../../src/models/orderedMatch';
+import { orderedMatch, spelledCells, WORST_MATCH } from '../../src/models/orderedMatch';
+import { GRID_CELLS, GRID_COLS } from '../../src/models/canvas';
+import { spellTarget, SPELL_LETTERS } from '../../src/text/spelled';
 import { LETTER_CLASSES } from '../../src/world/cellLabels';
 import { wordChars } from '../../src/text/tokenizer';
 
@@ -76,5 +78,40 @@ describe('ordered match', () => {
     expect((await best(logp, 'o k')).score).toBeGreaterThan(Math.log(0.9));
     expect((await best(logp, 'ok')).score).toBeLessThan(Math.log(0.5));
     logp.dispose();
+  });
+});
+
+describe('spelled target', () => {
+  it('spells the text an instruction names as its target, not a typed value or an anchor', () => {
+    const letters = (s: string) => Array.from(spellTarget(s).letters).filter((c) => c > 0);
+    expect(letters('click "Sign in"')).toEqual([...'signin'].map(cls));
+    expect(Array.from(spellTarget('click "Sign in"').afterSpace).slice(0, 6)).toEqual([0, 0, 0, 0, 1, 0]);
+    expect(letters('enter "bob lunch" in "To"')).toEqual([...'to'].map(cls));
+    expect(letters('click the button to the right of "Hotels"')).toEqual([]);
+    expect(letters('this is not an instruction')).toEqual([]);
+    expect(letters('click "A very long label indeed"')).toHaveLength(SPELL_LETTERS);
+  });
+
+  it('scores cells by the best run ending in them, and stays flat when nothing is spelled', async () => {
+    // "cab" ends at glyph (row 30, col 45): cell (30 / 4, 45 / 4) on the 8-px grid.
+    const logp = readings([['c', 30, 40], ['a', 30, 43], ['b', 30, 45], ['b', 10, 20], ['a', 10, 22], ['c', 10, 25]]);
+    const rows = (texts: string[]) => {
+      const sp = texts.map((t) => spellTarget(`click "${t}"`));
+      return {
+        letters: tf.tensor2d(sp.flatMap((x) => Array.from(x.letters)), [texts.length, SPELL_LETTERS], 'int32'),
+        afterSpace: tf.tensor2d(sp.flatMap((x) => Array.from(x.afterSpace)), [texts.length, SPELL_LETTERS]),
+      };
+    };
+    const spell = rows(['cab', '']);
+    const cells = spelledCells(logp, spell, 2); // one screen, two instructions
+    const v = await cells.data();
+    const cab = v.subarray(0, GRID_CELLS);
+    let top = 0;
+    for (let c = 1; c < GRID_CELLS; c++) if (cab[c] > cab[top]) top = c;
+    expect(top).toBe(Math.floor(30 / 4) * GRID_COLS + Math.floor(45 / 4));
+    expect(cab[top]).toBeGreaterThan(Math.log(0.9));
+    expect(Math.min(...cab)).toBeGreaterThanOrEqual(WORST_MATCH);
+    expect(new Set(v.subarray(GRID_CELLS))).toEqual(new Set([0]));
+    tf.dispose([logp, cells, spell.letters, spell.afterSpace]);
   });
 });
