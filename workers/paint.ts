@@ -11,5 +11,5 @@ let fonts: Promise<number> | null = null;
 
 export async function realPaint(): Promise<Paint> {
   await (fonts ??= loadWorldFonts());
-  return (screen) => canvasFromRgba(pixelsOf(renderToCanvas(screen, 1)), screen.width, screen.height);
+  return (screen, glyphs) => canvasFromRgba(pixelsOf(renderToCanvas(screen, 1, glyphs ? { glyphs } : {})), screen.width, screen.height);
 }

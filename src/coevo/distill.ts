@@ -24,6 +24,7 @@
 import * as tf from '../models/tf';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, GRID_CELLS, IMAGE_FLOATS, validCells } from '../models/canvas';
 import { grounderForward, samplePoints } from '../models/grounder';
+import { instructionArrays, instructionTensors, setInstruction } from '../models/instructionBatch';
 import { syntheticScreenImage } from '../models/rasterize';
 import { diversitySubset, misaligned, tooEasy, type CurationStage, type Decision } from '../learn/curation';
 import { decodeStates } from '../learn/evalPlanner';
@@ -127,15 +128,12 @@ async function grounderEvidence(
   batch: number,
 ): Promise<GrounderEvidence> {
   const { params, cfg } = model;
-  const t = cfg.maxTokens;
-  const l = cfg.charLength;
   const hits: boolean[][] = [];
   const embeddings: Float32Array[] = [];
   for (let start = 0; start < items.length; start += batch) {
     const chunk = items.slice(start, start + batch);
     const img = new Float32Array(batch * IMAGE_FLOATS);
-    const ids = new Int32Array(batch * t);
-    const chars = new Int32Array(batch * t * l);
+    const text = instructionArrays(batch, cfg);
     const valid = new Float32Array(batch * GRID_CELLS);
     // Samples of one state are adjacent: paint each screen once per batch.
     const painted = new Map<Screen, Float32Array>();
@@ -144,16 +142,13 @@ async function grounderEvidence(
       let pix = painted.get(q.screen);
       if (!pix) painted.set(q.screen, (pix = paint(q.screen)));
       img.set(pix, i * IMAGE_FLOATS);
-      const enc = tok.encodeWithChars(q.text, t, l);
-      ids.set(enc.ids, i * t);
-      chars.set(enc.chars, i * t * l);
+      setInstruction(text, i, tok, cfg, q.text);
       valid.set(validCells(q.screen.platform), i * GRID_CELLS);
     }
     const out = tf.tidy(() =>
       grounderForward(params, cfg, {
         images: tf.tensor4d(img, [batch, CANVAS_HEIGHT, CANVAS_WIDTH, 3], 'float32'),
-        tokens: tf.tensor2d(ids, [batch, t], 'int32'),
-        chars: tf.tensor3d(chars, [batch, t, l], 'int32'),
+        ...instructionTensors(text, cfg),
         valid: tf.tensor2d(valid, [batch, GRID_CELLS], 'float32'),
       }),
     );

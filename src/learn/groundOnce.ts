@@ -9,6 +9,7 @@
 import * as tf from '../models/tf';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, CELL, GRID_CELLS, IMAGE_FLOATS, validCells } from '../models/canvas';
 import { greedyPoints, grounderForward, heatmap, samplePoints, type GroundedPoint, type GrounderConfig } from '../models/grounder';
+import { encodeInstructions, instructionTensors } from '../models/instructionBatch';
 import type { ParamMap } from '../models/params';
 import type { Tokenizer } from '../text/tokenizer';
 import { SCREEN_SIZE, type Box, type Platform } from '../world/types';
@@ -71,14 +72,11 @@ export async function groundOnce(params: ParamMap, cfg: GrounderConfig, tok: Tok
   const samples = opts.samples ?? 0;
   if (!Number.isInteger(samples) || samples < 0 || samples > 64) throw new Error(`groundOnce: samples must be a whole number from 0 to 64; got ${samples}.`);
   if (samples > 0 && !opts.rng) throw new Error('groundOnce: sampling points needs an rng.');
-  const t = cfg.maxTokens;
-  const l = cfg.charLength;
-  const enc = tok.encodeWithChars(input.instruction, t, l);
+  const text = encodeInstructions(tok, cfg, [input.instruction]);
   const out = tf.tidy(() => {
     const o = grounderForward(params, cfg, {
       images: tf.tensor4d(input.image, [1, CANVAS_HEIGHT, CANVAS_WIDTH, 3], 'float32'),
-      tokens: tf.tensor2d(enc.ids, [1, t], 'int32'),
-      chars: tf.tensor3d(enc.chars, [1, t, l], 'int32'),
+      ...instructionTensors(text, cfg),
       valid: tf.tensor2d(validCells(input.platform), [1, GRID_CELLS], 'float32'),
     });
     return { logits: o.logits, offsets: o.offsets, probs: heatmap(o.logits) };

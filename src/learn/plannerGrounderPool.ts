@@ -16,6 +16,7 @@
 import * as tf from '../models/tf';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, GRID_CELLS, IMAGE_FLOATS, validCells } from '../models/canvas';
 import { greedyPoints, grounderForward, type GrounderConfig } from '../models/grounder';
+import { instructionArrays, instructionTensors, setInstruction } from '../models/instructionBatch';
 import type { ParamMap } from '../models/params';
 import { syntheticScreenImage } from '../models/rasterize';
 import { parseInstruction } from '../text/grammar';
@@ -86,8 +87,6 @@ export interface NeuralPoolOptions {
 export function neuralPoolGrounder(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer, opts: NeuralPoolOptions = {}): PoolGrounder {
   const paint = opts.paint ?? syntheticScreenImage;
   const size = opts.batchSize ?? 16;
-  const t = cfg.maxTokens;
-  const l = cfg.charLength;
   return {
     name: opts.name ?? 'grounder',
     prior: opts.prior ?? 2,
@@ -97,24 +96,20 @@ export function neuralPoolGrounder(params: ParamMap, cfg: GrounderConfig, tok: T
       for (let start = 0; start < queries.length; start += size) {
         const chunk = queries.slice(start, start + size);
         const img = new Float32Array(size * IMAGE_FLOATS);
-        const ids = new Int32Array(size * t);
-        const chars = new Int32Array(size * t * l);
+        const text = instructionArrays(size, cfg);
         const valid = new Float32Array(size * GRID_CELLS);
         for (let i = 0; i < size; i++) {
           const q = chunk[Math.min(i, chunk.length - 1)];
           let pix = images.get(q.screen);
           if (!pix) images.set(q.screen, (pix = paint(q.screen)));
           img.set(pix, i * IMAGE_FLOATS);
-          const enc = tok.encodeWithChars(q.instruction, t, l);
-          ids.set(enc.ids, i * t);
-          chars.set(enc.chars, i * t * l);
+          setInstruction(text, i, tok, cfg, q.instruction);
           valid.set(validCells(q.screen.platform), i * GRID_CELLS);
         }
         const res = tf.tidy(() => {
           const o = grounderForward(params, cfg, {
             images: tf.tensor4d(img, [size, CANVAS_HEIGHT, CANVAS_WIDTH, 3], 'float32'),
-            tokens: tf.tensor2d(ids, [size, t], 'int32'),
-            chars: tf.tensor3d(chars, [size, t, l], 'int32'),
+            ...instructionTensors(text, cfg),
             valid: tf.tensor2d(valid, [size, GRID_CELLS], 'float32'),
           });
           return { logits: o.logits, offsets: o.offsets };

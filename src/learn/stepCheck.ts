@@ -16,6 +16,7 @@ import { makeGrounderSft } from './grounderSft';
 import { makeGrounderGrpo } from './grounderGrpo';
 import { sliceTrainingExamples } from './grounderCurriculum';
 import type { Screen } from '../world/types';
+import type { Glyph } from '../world/render/painter';
 import { initPlanner } from '../models/planner';
 import { plannerPreset } from '../models/presets';
 import { makePlannerSft, PLANNER_CLIP_NORM } from './plannerSft';
@@ -50,7 +51,8 @@ export interface StepCheckResult {
   deviceFault?: string | null;
 }
 
-export type Paint = (screen: Screen) => Float32Array;
+/** Screen → canvas pixels; when `glyphs` is given, every character drawn is pushed onto it (the pretraining's glyph labels). */
+export type Paint = (screen: Screen, glyphs?: Glyph[]) => Float32Array;
 
 interface Trainer {
   /** The step's loss, and for GRPO the mean reward of its samples (which the seeded draws decide). */

@@ -16,6 +16,16 @@ export const CANVAS_HEIGHT = Math.max(SCREEN_SIZE.web.height, SCREEN_SIZE.mobile
 export const GRID_COLS = CANVAS_WIDTH / CELL;
 export const GRID_ROWS = CANVAS_HEIGHT / CELL;
 export const GRID_CELLS = GRID_COLS * GRID_ROWS;
+/**
+ * The glyph grid: 2-px positions, four by four per cell. The grounder reads
+ * which character is centred at each (a glyph is 4–6 px wide, so a cell
+ * holds one or two and a cell-level label blurs them together); at 2 px a
+ * glyph is never more than 1 px off a position's centre.
+ */
+export const GLYPH_STRIDE = 2;
+export const GLYPH_COLS = CANVAS_WIDTH / GLYPH_STRIDE;
+export const GLYPH_ROWS = CANVAS_HEIGHT / GLYPH_STRIDE;
+export const GLYPH_POSITIONS = GLYPH_COLS * GLYPH_ROWS;
 /** Floats in one image: [CANVAS_HEIGHT, CANVAS_WIDTH, 3], row-major, RGB in [0, 1]. */
 export const IMAGE_FLOATS = CANVAS_HEIGHT * CANVAS_WIDTH * 3;
 

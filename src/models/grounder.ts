@@ -20,6 +20,9 @@
  *   matching: one score map per kind of reference, each a log-likelihood
  *     that the cell shows what the instruction asks for —
  *       text:     the letters of the target words under the cell's read letters
+ *       spelled:  (with a glyph reader) the best run of glyph readings that
+ *                 spells the target's text in order, ending in the cell
+ *                 (orderedMatch.ts; the letters come from the host)
  *       role, icon, colour: log Σ_k q_k(instruction)·p_k(cell)
  *       position: a quadratic in the cell's screen coordinates
  *       relation: a quadratic in the offset from the anchor text's centre
@@ -65,6 +68,8 @@ import {
 } from './layers';
 import { bagLogLikelihood, classMatch, repeatRows, rowConv, rowConvSpecs, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
+import { glyphLetterLogits, glyphReaderSpecs, readGlyphs } from './glyphReader';
+import { spelledCells, type SpelledTensors } from './orderedMatch';
 import { middleSums, softmax } from './rowOps';
 
 export interface GrounderConfig {
@@ -79,6 +84,8 @@ export interface GrounderConfig {
   layers: number;
   /** Width in cells of the row convolution that lets a cell see its word (odd; default 5). */
   rowWidth?: number;
+  /** Hidden width of the glyph reader (glyphReader.ts); absent in checkpoints made before it, which read letters from the cells alone. */
+  glyphs?: number;
 }
 
 /** The tensors of one batch. */
@@ -87,6 +94,8 @@ export interface GrounderInputs {
   tokens: tf.Tensor2D; // [B, T] int32, bos first, SPECIAL.pad after the end
   chars: tf.Tensor3D; // [B, T, L] int32 letter classes (WORD_CHAR_CLASSES)
   valid: tf.Tensor2D; // [B, GRID_CELLS] float32, 1 on the screen, 0 on the canvas padding
+  /** The target's text spelled out (instructionBatch.ts); needed when the model has a glyph reader. */
+  spell?: SpelledTensors;
 }
 
 // A type alias (not an interface) so that it is a TensorContainer and can be returned from tf.tidy.
@@ -99,6 +108,7 @@ export type GrounderOutput = {
 /** What the grounder read on each screen (logits; one row per screen). */
 export type GrounderReading = {
   letters: tf.Tensor3D; // [S, GRID_CELLS, LETTER_CLASSES] independent logits (sigmoid)
+  glyphs?: tf.Tensor3D; // [S, GLYPH_POSITIONS, LETTER_CLASSES] the character centred at each 4-px position (softmax; 0 = none)
   role: tf.Tensor3D; // [S, GRID_CELLS, ROLE_CLASSES] (softmax)
   icon: tf.Tensor3D; // [S, GRID_CELLS, ICON_CLASSES]
   color: tf.Tensor3D; // [S, GRID_CELLS, COLOR_CLASSES]
@@ -165,6 +175,7 @@ export function grounderSpecs(cfg: GrounderConfig): ParamSpecs {
     ...denseSpecs('head.bias', d, 1, 0.02),
     ...denseSpecs('head.offset', d, 2, 0.02),
   };
+  if (cfg.glyphs) Object.assign(s, glyphReaderSpecs(cfg.glyphs), denseSpecs('parse.spell', d, 1, 0.02));
   for (let i = 0; i < cfg.textLayers; i++) Object.assign(s, blockSpecs(`text.blocks.${i}`, d));
   for (let i = 0; i < cfg.layers; i++) Object.assign(s, blockSpecs(`blocks.${i}`, d, d));
   return s;
@@ -282,10 +293,17 @@ export function encodeScreens(p: ParamMap, cfg: GrounderConfig, images: tf.Tenso
   x = tf.add(x, tf.reshape(tf.relu(rowConv(p, 'read.row', grid, rowWidthOf(cfg))), [s, GRID_CELLS, d]));
   const r = block(p, 'read.block', toRegions(x), cfg.heads, regionMaskOf(valid));
   const cells = layerNorm(p, 'read.ln', tf.add(x, fromRegions(r))) as tf.Tensor3D;
+  let letters = dense(p, 'read.letters', cells) as tf.Tensor3D;
+  let glyphs: tf.Tensor3D | undefined;
+  if (cfg.glyphs) {
+    glyphs = readGlyphs(p, images);
+    letters = tf.add(letters, glyphLetterLogits(p, glyphs));
+  }
   return {
     cells,
     reading: {
-      letters: dense(p, 'read.letters', cells) as tf.Tensor3D,
+      letters,
+      ...(glyphs ? { glyphs } : {}),
       role: dense(p, 'read.role', cells) as tf.Tensor3D,
       icon: dense(p, 'read.icon', cells) as tf.Tensor3D,
       color: dense(p, 'read.color', cells) as tf.Tensor3D,
@@ -317,7 +335,7 @@ function weightedSum(w: tf.Tensor, maps: tf.Tensor[]): tf.Tensor {
 
 export type GrounderDetail = GrounderOutput & {
   parse: GrounderParse;
-  /** [B, SCORE_KINDS.length] the weight each score map got. */
+  /** [B, SCORE_KINDS.length] the weight each score map got; one more column, the spelled match's, with a glyph reader. */
   gates: tf.Tensor2D;
 };
 
@@ -332,8 +350,10 @@ export function groundOnScreens(
   perScreen: number,
   inputs: Omit<GrounderInputs, 'images'>,
 ): GrounderDetail {
-  const { tokens, chars, valid } = inputs;
+  const { tokens, chars, valid, spell } = inputs;
   const d = cfg.dim;
+  const reader = screens.reading.glyphs;
+  if (reader && !spell) throw new Error('grounder: a model with a glyph reader needs the target spelled out (inputs.spell, from instructionBatch.ts)');
   const b = tokens.shape[0];
   if (screens.cells.shape[0] * perScreen !== b) throw new Error(`grounder: ${b} instructions for ${screens.cells.shape[0]} screens × ${perScreen}`);
   const cells = repeatRows(screens.cells, perScreen);
@@ -373,8 +393,14 @@ export function groundOnScreens(
   const dy = tf.sub(y, tf.sum(tf.mul(anchor, y), 1, true));
   const relFeatures = [dx, dy, tf.mul(dx, dx), tf.mul(dy, dy), smoothAbs(dx), smoothAbs(dy), tf.div(tf.maximum(anchorLog, -10), 10)];
   const sRelation = weightedSum(dense(p, 'parse.relation', slotOf('relation')), relFeatures);
-  const gates = tf.exp(tf.clipByValue(dense(p, 'parse.gate', slotOf('gate')), -6, 3)) as tf.Tensor2D; // [B, kinds]
-  const matched = weightedSum(gates, [sText, sRole, sIcon, sColor, sPosition, sRelation]);
+  const gateOf = (name: string) => tf.exp(tf.clipByValue(dense(p, name, slotOf('gate')), -6, 3));
+  let gates = gateOf('parse.gate') as tf.Tensor2D; // [B, kinds]
+  let matched = weightedSum(gates, [sText, sRole, sIcon, sColor, sPosition, sRelation]);
+  if (reader && spell) {
+    const spellGate = gateOf('parse.spell');
+    matched = tf.add(matched, tf.mul(spellGate, spelledCells(reader, spell, perScreen)));
+    gates = tf.concat([gates, spellGate], 1) as tf.Tensor2D;
+  }
 
   // The learned residual: cells modulated by the instruction, mixed over regions with cross-attention to it.
   const film = dense(p, 'film', pooled);

@@ -16,6 +16,7 @@ import { REF_STYLES } from '../world/types';
 import { writeInstruction } from '../world/writers';
 import { cellOfPoint, GRID_CELLS, IMAGE_FLOATS, validCells, CANVAS_HEIGHT, CANVAS_WIDTH } from './canvas';
 import type { GrounderConfig, GrounderInputs } from './grounder';
+import { instructionArrays, instructionTensors, setInstruction, type InstructionArrays } from './instructionBatch';
 import { syntheticScreenImage } from './rasterize';
 import * as tf from './tf';
 
@@ -30,11 +31,9 @@ export interface GrounderExample {
   box: Box;
 }
 
-export interface GrounderBatch {
+export interface GrounderBatch extends InstructionArrays {
   examples: GrounderExample[];
   images: Float32Array; // [B, CANVAS_HEIGHT, CANVAS_WIDTH, 3]
-  tokens: Int32Array; // [B, T]
-  chars: Int32Array; // [B, T, L]
   valid: Float32Array; // [B, GRID_CELLS]
   targetCells: Int32Array; // [B]: the cell under the box centre
 }
@@ -71,21 +70,16 @@ export function grounderBatch(
   paint: (screen: Screen) => Float32Array = syntheticScreenImage,
 ): GrounderBatch {
   const n = examples.length;
-  const t = cfg.maxTokens;
-  const l = cfg.charLength;
   const b: GrounderBatch = {
+    ...instructionArrays(n, cfg),
     examples: [...examples],
     images: new Float32Array(n * IMAGE_FLOATS),
-    tokens: new Int32Array(n * t),
-    chars: new Int32Array(n * t * l),
     valid: new Float32Array(n * GRID_CELLS),
     targetCells: new Int32Array(n),
   };
   examples.forEach((e, i) => {
     b.images.set(paint(e.screen), i * IMAGE_FLOATS);
-    const enc = tok.encodeWithChars(e.instruction, t, l);
-    b.tokens.set(enc.ids, i * t);
-    b.chars.set(enc.chars, i * t * l);
+    setInstruction(b, i, tok, cfg, e.instruction);
     b.valid.set(validCells(e.platform), i * GRID_CELLS);
     b.targetCells[i] = cellOfPoint(e.box.x + e.box.w / 2, e.box.y + e.box.h / 2);
   });
@@ -101,8 +95,7 @@ export function grounderTensors(b: GrounderBatch, cfg: GrounderConfig): Grounder
   const n = b.examples.length;
   return {
     images: tf.tensor4d(b.images, [n, CANVAS_HEIGHT, CANVAS_WIDTH, 3], 'float32'),
-    tokens: tf.tensor2d(b.tokens, [n, cfg.maxTokens], 'int32'),
-    chars: tf.tensor3d(b.chars, [n, cfg.maxTokens, cfg.charLength], 'int32'),
+    ...instructionTensors(b, cfg),
     valid: tf.tensor2d(b.valid, [n, GRID_CELLS], 'float32'),
   };
 }

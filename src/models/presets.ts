@@ -17,11 +17,11 @@ export function grounderPreset(name: PresetName, vocabSize = defaultTokenizer().
   const base = { model: 'grounder' as const, vocabSize, maxTokens: 24, charLength: 12 };
   switch (name) {
     case 'tiny':
-      return { ...base, stem: [16, 32], dim: 32, heads: 2, textLayers: 1, layers: 1 };
+      return { ...base, stem: [16, 32], dim: 32, heads: 2, textLayers: 1, layers: 1, glyphs: 128 };
     case 'demo':
-      return { ...base, stem: [16, 32], dim: 64, heads: 4, textLayers: 1, layers: 2 };
+      return { ...base, stem: [16, 32], dim: 64, heads: 4, textLayers: 1, layers: 2, glyphs: 128 };
     case 'full':
-      return { ...base, maxTokens: 32, stem: [24, 48], dim: 96, heads: 4, textLayers: 2, layers: 4 };
+      return { ...base, maxTokens: 32, stem: [24, 48], dim: 96, heads: 4, textLayers: 2, layers: 4, glyphs: 192 };
   }
 }
 

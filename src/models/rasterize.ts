@@ -12,6 +12,7 @@ import { PALETTE } from '../world/render/palette';
 import { shownText } from '../world/cellLabels';
 import { hashString } from '../learn/random';
 import type { Screen, UIElement, Role } from '../world/types';
+import type { Glyph } from '../world/render/painter';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, IMAGE_FLOATS } from './canvas';
 
 type RGB = [number, number, number];
@@ -110,7 +111,7 @@ function iconBits(icon: string): number {
   return (hashString(`icon:${icon}`) & 0x1ffffff) | 0x1000; // 5×5, centre pixel on
 }
 
-function paintElement(p: Painter, e: UIElement, dark: boolean, ink: RGB): void {
+function paintElement(p: Painter, e: UIElement, dark: boolean, ink: RGB, glyphs?: Glyph[]): void {
   const { x, y, w, h } = e.box;
   const fill = e.color ? hexRgb(dark ? PALETTE[e.color].bright : PALETTE[e.color].base) : roleFill(e.role, dark);
   if (fill) p.rect(x, y, w, h, fill);
@@ -133,18 +134,22 @@ function paintElement(p: Painter, e: UIElement, dark: boolean, ink: RGB): void {
     const chars = [...text];
     const pitch = Math.min(4, Math.max(1, (x + w - 1 - cx) / chars.length));
     for (const ch of chars) {
-      if (ch !== ' ') p.bitmap(glyphBits(ch), 3, 5, Math.round(cx), ty, onFill, e.box);
+      if (ch !== ' ') {
+        const gx = Math.round(cx);
+        p.bitmap(glyphBits(ch), 3, 5, gx, ty, onFill, e.box);
+        if (glyphs && gx + 1.5 >= e.box.x && gx + 1.5 < e.box.x + e.box.w) glyphs.push({ element: e.id, char: ch, x: gx + 1.5, top: ty, bottom: ty + 5 });
+      }
       cx += pitch;
     }
   }
 }
 
-/** The screen painted into a canvas-sized RGB array (see canvas.ts), deterministic. */
-export function syntheticScreenImage(screen: Screen): Float32Array {
+/** The screen painted into a canvas-sized RGB array (see canvas.ts), deterministic; `glyphs` as for Paint. */
+export function syntheticScreenImage(screen: Screen, glyphs?: Glyph[]): Float32Array {
   const p = new Painter(Math.min(screen.width, CANVAS_WIDTH), Math.min(screen.height, CANVAS_HEIGHT));
   const dark = screen.theme.mode === 'dark';
   p.rect(0, 0, screen.width, screen.height, dark ? [0.07, 0.075, 0.085] : [0.965, 0.97, 0.975]);
   const ink: RGB = dark ? [0.95, 0.95, 0.96] : [0.08, 0.09, 0.11];
-  for (const e of screen.elements) paintElement(p, e, dark, ink);
+  for (const e of screen.elements) paintElement(p, e, dark, ink, glyphs);
   return p.data;
 }

@@ -5,9 +5,10 @@
  * things at once:
  *
  * - reading: per-cell letters, role, icon and colour against the labels the
- *   layout knows for free (world/cellLabels.ts), each averaged over all
- *   screen cells plus over the cells that show something, so rare classes
- *   are not drowned by empty background;
+ *   layout knows for free (world/cellLabels.ts), and the character centred
+ *   at each glyph position against the glyphs the painter reports drawing,
+ *   each averaged over all positions plus over those that show something,
+ *   so rare classes are not drowned by empty background;
  * - parsing: which instruction tokens are the target's text or the anchor's,
  *   and the target's role, icon and colour (labels from the instruction's
  *   parse and the target element);
@@ -24,17 +25,19 @@
  */
 import * as tf from '../models/tf';
 import { eventTurn } from '../learn/eventTurn';
-import { GRID_CELLS, IMAGE_FLOATS, CANVAS_HEIGHT, CANVAS_WIDTH, validCells } from '../models/canvas';
+import { GLYPH_POSITIONS, GRID_CELLS, IMAGE_FLOATS, CANVAS_HEIGHT, CANVAS_WIDTH, validCells } from '../models/canvas';
 import { maskOf, oneHotFloat } from '../models/dtype';
 import { encodeScreens, groundOnScreens, type GrounderConfig } from '../models/grounder';
 import type { GrounderExample } from '../models/grounderData';
+import { instructionArrays, instructionTensors, setInstruction, type InstructionArrays } from '../models/instructionBatch';
 import type { Params } from '../models/params';
 import { safeLog } from '../models/readLayers';
 import { boxTarget, offsetTarget } from '../learn/grounderSft';
 import { Random } from '../learn/random';
 import type { Paint } from '../learn/stepCheck';
 import type { Tokenizer } from '../text/tokenizer';
-import { cellLabels, COLOR_CLASSES, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES } from '../world/cellLabels';
+import { cellLabels, COLOR_CLASSES, glyphLabels, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES } from '../world/cellLabels';
+import type { Glyph } from '../world/render/painter';
 import type { RefStyle } from '../world/types';
 import { busyness, instructionLabels, styleOrder, trainingScreens, writeExample, type PoolScreen } from './grounderScreens';
 
@@ -109,14 +112,14 @@ function drawBatch(rng: Random, pool: readonly PoolScreen[], screens: number, pe
   return out;
 }
 
-interface HostBatch {
+interface HostBatch extends InstructionArrays {
   images: Float32Array;
   screenValid: Float32Array;
   valid: Float32Array;
-  tokens: Int32Array;
-  chars: Int32Array;
   letters: Float32Array;
   hasText: Float32Array;
+  /** Which character is centred at each glyph position (only when the model has a glyph reader). */
+  glyphs: Int32Array;
   role: Int32Array;
   icon: Int32Array;
   color: Int32Array;
@@ -132,14 +135,13 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
   const s = b.screens.length;
   const n = b.examples.length;
   const t = cfg.maxTokens;
-  const l = cfg.charLength;
   const h: HostBatch = {
+    ...instructionArrays(n, cfg),
     images: new Float32Array(s * IMAGE_FLOATS),
     screenValid: new Float32Array(s * GRID_CELLS),
     valid: new Float32Array(n * GRID_CELLS),
-    tokens: new Int32Array(n * t),
-    chars: new Int32Array(n * t * l),
     letters: new Float32Array(s * GRID_CELLS * LETTER_CLASSES),
+    glyphs: new Int32Array(cfg.glyphs ? s * GLYPH_POSITIONS : 0),
     hasText: new Float32Array(s * GRID_CELLS),
     role: new Int32Array(s * GRID_CELLS),
     icon: new Int32Array(s * GRID_CELLS),
@@ -152,7 +154,9 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
     offsetTarget: new Float32Array(n * GRID_CELLS * 2),
   };
   b.screens.forEach((ps, i) => {
-    h.images.set(paint(ps.screen), i * IMAGE_FLOATS);
+    const drawn: Glyph[] = [];
+    h.images.set(cfg.glyphs ? paint(ps.screen, drawn) : paint(ps.screen), i * IMAGE_FLOATS);
+    if (cfg.glyphs) h.glyphs.set(glyphLabels(drawn), i * GLYPH_POSITIONS);
     h.screenValid.set(validCells(ps.screen.platform), i * GRID_CELLS);
     const lab = cellLabels(ps.screen);
     h.letters.set(lab.letters, i * GRID_CELLS * LETTER_CLASSES);
@@ -163,9 +167,7 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
   });
   b.examples.forEach((e, i) => {
     h.valid.set(validCells(e.platform), i * GRID_CELLS);
-    const enc = tok.encodeWithChars(e.instruction, t, l);
-    h.tokens.set(enc.ids, i * t);
-    h.chars.set(enc.chars, i * t * l);
+    setInstruction(h, i, tok, cfg, e.instruction);
     const lab = instructionLabels(tok, e, t);
     h.content.set(lab.content, i * t * 2);
     h.parseRole[i] = lab.role;
@@ -258,8 +260,7 @@ export async function pretrainGrounder(
       const images = tf.tensor4d(h.images, [s, CANVAS_HEIGHT, CANVAS_WIDTH, 3]);
       const screenValid = tf.tensor2d(h.screenValid, [s, GRID_CELLS]);
       const valid = tf.tensor2d(h.valid, [n, GRID_CELLS]);
-      const tokens = tf.tensor2d(h.tokens, [n, t], 'int32');
-      const chars = tf.tensor3d(h.chars, [n, t, cfg.charLength], 'int32');
+      const { tokens, chars, spell } = instructionTensors(h, cfg);
       const letters = tf.tensor3d(h.letters, [s, GRID_CELLS, LETTER_CLASSES]);
       const hasText = tf.tensor2d(h.hasText, [s, GRID_CELLS]);
       const role = tf.tensor2d(h.role, [s, GRID_CELLS], 'int32');
@@ -272,7 +273,7 @@ export async function pretrainGrounder(
       let parts: tf.Tensor[] = [];
       const { grads } = tf.variableGrads(() => {
         const screens = encodeScreens(params, cfg, images, screenValid);
-        const out = groundOnScreens(params, cfg, screens, perScreen, { tokens, chars, valid });
+        const out = groundOnScreens(params, cfg, screens, perScreen, { tokens, chars, valid, spell });
         const r = screens.reading;
         const letterLoss = tf.add(
           maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), screenValid),
@@ -280,6 +281,7 @@ export async function pretrainGrounder(
         );
         const read = sumOf([
           tf.mul(letterLoss, 4),
+          ...(r.glyphs ? [balancedCellLoss(r.glyphs, tf.tensor2d(h.glyphs, [s, GLYPH_POSITIONS], 'int32'), LETTER_CLASSES, tf.ones([s, GLYPH_POSITIONS]))] : []),
           balancedCellLoss(r.role, role, ROLE_CLASSES, screenValid),
           balancedCellLoss(r.icon, icon, ICON_CLASSES, screenValid),
           balancedCellLoss(r.color, color, COLOR_CLASSES, screenValid),

@@ -17,8 +17,8 @@ import type { BaseFigure, BasePreset } from './baseTypes';
 import { pretrainGrounder } from './grounder';
 import { buildBasePlanner } from './planner';
 
-/** tiny: the shipped base grounder (1,500 steps reached 31% over all styles held out, 3,000 steps 42%; README "Base models"); demo: not yet measured. */
-export const GROUNDER_STEPS: Record<BasePreset, number> = { tiny: 3000, demo: 500 };
+/** tiny: the shipped base grounder (README "Base models": before the glyph reader, 1,500 steps reached 31% over all styles held out and 3,000 steps 42%; the glyph reader makes a step about twice as slow, so 2,400); demo: not yet measured. */
+export const GROUNDER_STEPS: Record<BasePreset, number> = { tiny: 2400, demo: 500 };
 /** Held-out seeds: the suites' test split, never drawn for training. */
 const PROBE_SEED = 9001;
 

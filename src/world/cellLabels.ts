@@ -16,7 +16,8 @@
  * - colour: the named colour of the element or interactive element over it.
  * "Nothing" is class 0 of role, icon and colour.
  */
-import { CELL, CANVAS_HEIGHT, CANVAS_WIDTH, GRID_CELLS, GRID_COLS, GRID_ROWS } from '../models/canvas';
+import { CELL, CANVAS_HEIGHT, CANVAS_WIDTH, GLYPH_COLS, GLYPH_POSITIONS, GLYPH_ROWS, GLYPH_STRIDE, GRID_CELLS, GRID_COLS, GRID_ROWS } from '../models/canvas';
+import type { Glyph } from './render/painter';
 import { WORD_CHAR_CLASSES, wordChars } from '../text/tokenizer';
 import { ICON_NAMES } from './icons';
 import { COLOR_NAMES } from './render/palette';
@@ -148,5 +149,26 @@ export function cellLabels(screen: Screen): CellLabels {
       }
     }
   });
+  return out;
+}
+
+/**
+ * Which character is centred at each position of the glyph grid (letter
+ * class, 0 = none; position j's window is centred at x = GLYPH_STRIDE·(j + 1),
+ * so a glyph belongs to the position whose centre is within a half stride of
+ * its own), from the glyphs the painter reports drawing:
+ * unlike the other labels these need the painter, since only it knows where
+ * a font puts each character. A position whose centre two glyphs share
+ * keeps the later one.
+ */
+export function glyphLabels(glyphs: readonly Glyph[]): Int32Array {
+  const out = new Int32Array(GLYPH_POSITIONS);
+  for (const g of glyphs) {
+    const k = wordChars(g.char, 1)[0];
+    if (!(k > 0)) continue;
+    const col = Math.floor(g.x / GLYPH_STRIDE - 0.5);
+    const row = Math.floor((g.top + g.bottom) / 2 / GLYPH_STRIDE - 0.5);
+    if (col >= 0 && col < GLYPH_COLS && row >= 0 && row < GLYPH_ROWS) out[row * GLYPH_COLS + col] = k;
+  }
   return out;
 }
