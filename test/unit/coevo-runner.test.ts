@@ -218,7 +218,7 @@ describe('CoevoRunner', () => {
     finished.dispose();
     await finished.whenDisposed();
     expect(tf.memory().numTensors).toBe(tensors);
-  }, 360_000); // two runs of a tiny loop with the glyph reader: minutes on a loaded 2-core machine (a guard against hangs, not a speed goal)
+  }, 900_000); // two runs of a tiny loop with the glyph reader: minutes on a loaded 2-core machine (a guard against hangs, not a speed goal)
 
   it('with coevo=false (and LoRA) distils nothing and trains the grounder on D0 alone', async () => {
     const tensors = tf.memory().numTensors;
