@@ -6,24 +6,28 @@
  *
  * - per-cell reading: role, icon and colour accuracy over the cells that
  *   show one (and role accuracy over every screen cell), and the F1 of the
- *   letters read on cells that show text;
+ *   letters read on cells that show text; with a glyph reader, how often
+ *   it names the character centred at a glyph position, and how often it
+ *   reads the screen's other positions as no character;
  * - grounding by referring style: click-inside-box accuracy of instructions
  *   written in each style, next to the style's chance level: the accuracy of
  *   clicking the centre of a uniformly drawn visible interactive element
  *   (the mean over items of 1 / their screen's number of such targets).
  */
 import * as tf from '../models/tf';
-import { CANVAS_HEIGHT, CANVAS_WIDTH, GRID_CELLS, IMAGE_FLOATS, validCells } from '../models/canvas';
+import { CANVAS_HEIGHT, CANVAS_WIDTH, GLYPH_COLS, GLYPH_POSITIONS, GLYPH_STRIDE, GRID_CELLS, IMAGE_FLOATS, validCells } from '../models/canvas';
 import { encodeScreens, type GrounderConfig } from '../models/grounder';
 import type { ParamMap } from '../models/params';
 import { syntheticScreenImage } from '../models/rasterize';
 import { heldOutScreens, writeExample, type PoolScreen } from '../pretrain/grounderScreens';
 import type { Tokenizer } from '../text/tokenizer';
-import { cellLabels, LETTER_CLASSES, type CellLabels } from '../world/cellLabels';
+import { cellLabels, glyphLabels, LETTER_CLASSES, type CellLabels } from '../world/cellLabels';
+import type { Glyph } from '../world/render/painter';
 import type { RefStyle, Screen } from '../world/types';
 import { REF_STYLES } from '../world/types';
 import { evalGrounder, type GroundingItem } from './evalGrounder';
 import { Random } from './random';
+import type { Paint } from './stepCheck';
 
 export interface StyleFigure {
   n: number;
@@ -43,6 +47,8 @@ export interface ReadingFigures {
   color: number;
   /** F1 of the letters read (p > 0.5) against the letters of the text under the cell, over text cells. */
   letterF1: number;
+  /** With a glyph reader: top-1 over the positions a character is centred at, and "none" over the screen's other positions. */
+  glyphs?: { positions: number; top1: number; blank: number };
 }
 
 export interface ReadingProbeResult {
@@ -60,7 +66,7 @@ export interface ReadingProbeOptions {
   /** Grounding items per style, at most (default 40). */
   perStyle?: number;
   which?: 'sites' | 'all';
-  paint?: (screen: Screen) => Float32Array;
+  paint?: Paint;
   batchSize?: number;
 }
 
@@ -75,22 +81,41 @@ function argmaxRows(values: Float32Array, rows: number, k: number): Int32Array {
 }
 
 /** Per-cell reading figures of a set of screens. */
-export async function probeReading(params: ParamMap, cfg: GrounderConfig, screens: readonly Screen[], paint: (s: Screen) => Float32Array = syntheticScreenImage, batchSize = 8): Promise<ReadingFigures> {
+export async function probeReading(params: ParamMap, cfg: GrounderConfig, screens: readonly Screen[], paint: Paint = syntheticScreenImage, batchSize = 8): Promise<ReadingFigures> {
   const acc = { cells: 0, roleAllHits: 0, roleN: 0, roleHits: 0, iconN: 0, iconHits: 0, colorN: 0, colorHits: 0, tp: 0, fp: 0, fn: 0 };
+  const glyph = { n: 0, hits: 0, blankN: 0, blankHits: 0 };
   for (let start = 0; start < screens.length; start += batchSize) {
     const chunk = screens.slice(start, start + batchSize);
     const images = new Float32Array(chunk.length * IMAGE_FLOATS);
     const valid = new Float32Array(chunk.length * GRID_CELLS);
+    const drawn: Glyph[][] = chunk.map(() => []);
     chunk.forEach((s, i) => {
-      images.set(paint(s), i * IMAGE_FLOATS);
+      images.set(cfg.glyphs ? paint(s, drawn[i]) : paint(s), i * IMAGE_FLOATS);
       valid.set(validCells(s.platform), i * GRID_CELLS);
     });
     const out = tf.tidy(() => {
       const r = encodeScreens(params, cfg, tf.tensor4d(images, [chunk.length, CANVAS_HEIGHT, CANVAS_WIDTH, 3]), tf.tensor2d(valid, [chunk.length, GRID_CELLS])).reading;
-      return [tf.sigmoid(r.letters), r.role, r.icon, r.color];
+      return [tf.sigmoid(r.letters), r.role, r.icon, r.color, ...(r.glyphs ? [tf.argMax(r.glyphs, 2)] : [])];
     });
-    const [letters, role, icon, color] = (await Promise.all(out.map((t) => t.data()))) as Float32Array[];
+    const [letters, role, icon, color, named] = (await Promise.all(out.map((t) => t.data()))) as [Float32Array, Float32Array, Float32Array, Float32Array, Int32Array?];
     tf.dispose(out);
+    if (named) {
+      chunk.forEach((s, i) => {
+        const labels = glyphLabels(drawn[i]);
+        const width = Math.min(s.width, CANVAS_WIDTH);
+        const height = Math.min(s.height, CANVAS_HEIGHT);
+        for (let q = 0; q < GLYPH_POSITIONS; q++) {
+          const got = named[i * GLYPH_POSITIONS + q];
+          if (labels[q] > 0) {
+            glyph.n++;
+            if (got === labels[q]) glyph.hits++;
+          } else if (((q % GLYPH_COLS) + 0.5) * GLYPH_STRIDE < width && (Math.floor(q / GLYPH_COLS) + 0.5) * GLYPH_STRIDE < height) {
+            glyph.blankN++;
+            if (got === 0) glyph.blankHits++;
+          }
+        }
+      });
+    }
     const rows = chunk.length * GRID_CELLS;
     const roleP = argmaxRows(role, rows, out[1].shape[2] as number);
     const iconP = argmaxRows(icon, rows, out[2].shape[2] as number);
@@ -134,6 +159,7 @@ export async function probeReading(params: ParamMap, cfg: GrounderConfig, screen
     icon: ratio(acc.iconHits, acc.iconN),
     color: ratio(acc.colorHits, acc.colorN),
     letterF1: ratio(2 * acc.tp, 2 * acc.tp + acc.fp + acc.fn),
+    ...(cfg.glyphs ? { glyphs: { positions: glyph.n, top1: ratio(glyph.hits, glyph.n), blank: ratio(glyph.blankHits, glyph.blankN) } } : {}),
   };
 }
 
@@ -203,8 +229,9 @@ export function formatReadingProbe(r: ReadingProbeResult): string {
     })
     .join('; ');
   const rd = r.reading;
+  const glyphs = rd.glyphs ? `; glyph reader: top-1 ${rd.glyphs.top1.toFixed(3)} over ${rd.glyphs.positions} glyph positions, none ${rd.glyphs.blank.toFixed(3)} elsewhere` : '';
   return (
     `grounding on ${r.screens} held-out screens: all ${r.overall.accuracy.toFixed(3)} (chance ${r.overall.chance.toFixed(3)}); ${styles}\n` +
-    `reading over ${rd.cells} cells: role ${rd.role.toFixed(3)} (all cells ${rd.roleAll.toFixed(3)}), icon ${rd.icon.toFixed(3)}, colour ${rd.color.toFixed(3)}, letter F1 ${rd.letterF1.toFixed(3)}`
+    `reading over ${rd.cells} cells: role ${rd.role.toFixed(3)} (all cells ${rd.roleAll.toFixed(3)}), icon ${rd.icon.toFixed(3)}, colour ${rd.color.toFixed(3)}, letter F1 ${rd.letterF1.toFixed(3)}${glyphs}`
   );
 }

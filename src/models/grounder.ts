@@ -119,7 +119,7 @@ export type GrounderOutput = {
 /** What the grounder read on each screen (logits; one row per screen). */
 export type GrounderReading = {
   letters: tf.Tensor3D; // [S, GRID_CELLS, LETTER_CLASSES] independent logits (sigmoid)
-  glyphs?: tf.Tensor3D; // [S, GLYPH_POSITIONS, LETTER_CLASSES] the character centred at each 4-px position (softmax; 0 = none)
+  glyphs?: tf.Tensor3D; // [S, GLYPH_POSITIONS, LETTER_CLASSES] the character centred at each 2-px position (softmax; 0 = none)
   role: tf.Tensor3D; // [S, GRID_CELLS, ROLE_CLASSES] (softmax)
   icon: tf.Tensor3D; // [S, GRID_CELLS, ICON_CLASSES]
   color: tf.Tensor3D; // [S, GRID_CELLS, COLOR_CLASSES]

@@ -42,6 +42,8 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, paint, o
     figures.push({ model: 'grounder', name: 'grounding accuracy, all styles', value: probe.overall.accuracy, chance: probe.overall.chance, n: probe.overall.n });
     figures.push({ model: 'grounder', name: 'reading: role of the cell', value: probe.reading.role, n: probe.reading.cells });
     figures.push({ model: 'grounder', name: 'reading: letters (F1)', value: probe.reading.letterF1, n: probe.reading.cells });
+    const g = probe.reading.glyphs;
+    if (g) figures.push({ model: 'grounder', name: 'reading: character at a glyph position (top-1)', value: g.top1, n: g.positions });
     return { bytes: await exportCheckpoint(params, cfg), parameters: countParams(params), steps, figures };
   } finally {
     disposeParams(params);

@@ -14,7 +14,7 @@ import { grounderBatch, grounderTensors } from '../../src/models/grounderData';
 import { disposeParams } from '../../src/models/params';
 import { grounderPreset } from '../../src/models/presets';
 import { Random } from '../../src/learn/random';
-import { probeItems, readingProbe } from '../../src/learn/readingProbe';
+import { formatReadingProbe, probeItems, readingProbe } from '../../src/learn/readingProbe';
 import { pretrainGrounder, spellFade } from '../../src/pretrain/grounder';
 import { heldOutScreens, instructionLabels, trainingScreens, writeExample } from '../../src/pretrain/grounderScreens';
 import { defaultTokenizer } from '../../src/text/vocab';
@@ -188,7 +188,15 @@ describe('grounder reading and shared screens (tiny, WASM)', () => {
     expect(tf.memory().numTensors).toBe(before);
     expect(r.screens).toBe(8);
     expect(r.reading.cells).toBeGreaterThan(8 * 300);
-    for (const v of Object.values(r.reading)) expect(v).toBeGreaterThanOrEqual(0);
+    const { glyphs, ...cellFigures } = r.reading;
+    for (const v of Object.values(cellFigures)) expect(v).toBeGreaterThanOrEqual(0);
+    // The tiny preset has a glyph reader: every character the painter drew on the 8 screens is a position it is scored on.
+    expect(glyphs?.positions).toBeGreaterThan(8 * 50);
+    for (const v of [glyphs?.top1, glyphs?.blank]) {
+      expect(v).toBeGreaterThanOrEqual(0);
+      expect(v).toBeLessThanOrEqual(1);
+    }
+    expect(formatReadingProbe(r)).toMatch(/glyph reader: top-1 \d\.\d{3} over \d+ glyph positions/);
     expect(r.grounding.text?.n).toBe(2);
     for (const g of [...Object.values(r.grounding), r.overall]) {
       expect(g.accuracy).toBeGreaterThanOrEqual(0);
