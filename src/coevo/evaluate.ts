@@ -34,11 +34,19 @@
  * - grounding (ScreenSpot): the point for the query's instruction lies inside
  *   the true box (the same greedy point and test as learn/evalGrounder).
  * - online: share of episodes whose goal predicate holds (evaluateOnline.ts).
+ * - styles and reading (the reading probe, learn/readingProbe.ts; only
+ *   with a probe set): grounding accuracy of the probe's instructions by
+ *   referring style (text, icon, position, relation, colour, function) on
+ *   held-out screens of held-out sites, and, from agents that can read
+ *   (`Agent.read`), per-cell role accuracy, the F1 of the letters read on
+ *   text cells, and the glyph reader's top-1.
  */
 import { plannerDecode } from '../models/planner';
 import { promptIds, parseCompletion, type PlannerPromptParts } from '../models/plannerData';
 import * as tf from '../models/tf';
 import { groundingItems } from '../learn/evalGrounder';
+import { probeReading, styleFigures, type ProbeSet, type ReadingFigures } from '../learn/readingProbe';
+import type { Paint } from '../learn/stepCheck';
 import { neuralPoolGrounder } from '../learn/plannerGrounderPool';
 import { plannerStatesOfTask, type PlannerState } from '../learn/plannerStates';
 import { insideBox, instructionValue, tokenF1, VALUE_ACTIONS, type Point } from '../learn/rewards';
@@ -47,6 +55,7 @@ import type { Tokenizer } from '../text/tokenizer';
 import { describeScreen } from '../world/describe';
 import type { GroundingSplit, Suites, WebSplit } from '../world/suites';
 import type { ActionType, Box, Instruction, Screen, Task } from '../world/types';
+import { REF_STYLES } from '../world/types';
 import { needsPoint, runEpisodes, type Agent, type EpisodeResult, type GroundQuery } from './evaluateOnline';
 import type { SuiteMetrics } from './records';
 
@@ -192,6 +201,28 @@ export function groundingMetrics(split: string, hits: readonly boolean[]): Suite
   return m;
 }
 
+/** styles/<style>/accuracy for each style the probe has items of, and styles/all/accuracy. */
+export function styleMetrics(f: ReturnType<typeof styleFigures>): SuiteMetrics {
+  const m: SuiteMetrics = {};
+  for (const style of REF_STYLES) {
+    const g = f.grounding[style];
+    if (g) put(m, `styles/${style}/accuracy`, g.hits, g.n);
+  }
+  put(m, 'styles/all/accuracy', f.overall.hits, f.overall.n);
+  return m;
+}
+
+/** reading/cells/{role_accuracy, letter_f1}, and reading/glyphs/top1 where a glyph reader was scored on some glyphs. */
+export function readingMetrics(r: ReadingFigures): SuiteMetrics {
+  const m: SuiteMetrics = {};
+  if (r.cells > 0) {
+    m['reading/cells/role_accuracy'] = r.role;
+    m['reading/cells/letter_f1'] = r.letterF1;
+  }
+  if (r.glyphs && r.glyphs.positions > 0) m['reading/glyphs/top1'] = r.glyphs.top1;
+  return m;
+}
+
 /** online/all/task_success, and per platform where it has episodes. */
 export function onlineMetrics(results: readonly EpisodeResult[]): SuiteMetrics {
   const m: SuiteMetrics = {};
@@ -252,6 +283,8 @@ export const DEFAULT_ONLINE_PER_PLATFORM = 4;
 
 export interface EvaluateAgentOptions {
   sizes?: EvaluationSizes;
+  /** The reading probe's screens and per-style items (learn/readingProbe.ts probeSet); none, no styles/reading metrics. */
+  probe?: ProbeSet;
   /** Items per agent call (planner states, grounding queries); default 16. */
   batch?: number;
   /** Work units: offline states planned, then scored, grounding queries, online episodes. */
@@ -286,7 +319,9 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
 
   // Planned states: every web step, then every mobile step (the `high` mode).
   const planned: PlannerState[] = [...WEB_SPLITS.flatMap((s) => webStates[s].flat()), ...mobileStates];
-  const total = 2 * planned.length + mobileStates.length + grounding.length + episodes.length;
+  const probe = opts.probe ?? { screens: [], items: [] };
+  const readScreens = agent.read && probe.screens.length ? probe.screens : [];
+  const total = 2 * planned.length + mobileStates.length + grounding.length + probe.items.length + readScreens.length + episodes.length;
   let done = 0;
   const tick = (n: number) => {
     done += n;
@@ -308,7 +343,8 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
   });
   const lowPoint = mobileStates.map((s) => (s.step.box !== undefined ? queries.push({ screen: s.screen, instruction: s.instruction }) - 1 : -1));
   const groundingPoint = grounding.map((g) => queries.push({ screen: g.screen, instruction: g.instruction }) - 1);
-  tick(planned.length + mobileStates.length + grounding.length - queries.length);
+  const probePoint = probe.items.map(({ item }) => queries.push({ screen: item.screen, instruction: item.instruction }) - 1);
+  tick(planned.length + mobileStates.length + grounding.length + probe.items.length - queries.length);
   const points: (Point | null)[] = [];
   for (const part of chunks(queries, batch)) {
     points.push(...(await agent.ground(part)));
@@ -352,6 +388,17 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
   });
   for (const split of GROUNDING_SPLITS) Object.assign(metrics, groundingMetrics(split, groundingDetails[split].map((d) => d.hit)));
   Object.assign(metrics, groundingMetrics('all', GROUNDING_SPLITS.flatMap((split) => groundingDetails[split].map((d) => d.hit))));
+  if (probe.items.length) {
+    const hits = probe.items.map(({ item }, j) => {
+      const point = pointAt(probePoint[j]);
+      return point !== null && insideBox(point, item.box);
+    });
+    Object.assign(metrics, styleMetrics(styleFigures(probe.items, hits)));
+  }
+  if (agent.read && readScreens.length) {
+    Object.assign(metrics, readingMetrics(await agent.read(readScreens)));
+    tick(readScreens.length);
+  }
 
   const online = await runEpisodes(agent, episodes, { maxSteps: sizes.onlineMaxSteps, onEpisode: () => tick(1) });
   Object.assign(metrics, onlineMetrics(online));
@@ -398,8 +445,8 @@ export interface NeuralAgentOptions {
   planner: PlannerModel;
   grounder: GrounderModel;
   tok: Tokenizer;
-  /** Screen pixels: syntheticScreenImage in Node, the Canvas renderer in the browser. */
-  paint: (s: Screen) => Float32Array;
+  /** Screen pixels: syntheticScreenImage in Node, the Canvas renderer in the browser (which also reports the glyphs it drew, for the reading probe). */
+  paint: Paint;
   /** Rows per forward (default 16); batches are padded to it. */
   batch?: number;
 }
@@ -411,16 +458,18 @@ export function neuralAgent(o: NeuralAgentOptions): Agent {
   return {
     plan: (qs) => decodeInstructions(o.planner, o.tok, qs.map((q) => ({ goal: q.task.goal, screen: describeScreen(q.screen), history: q.history })), batch),
     ground: async (qs) => (await pool.ground(qs)).map((a) => a.point),
+    read: (screens) => probeReading(o.grounder.params, o.grounder.cfg, screens, o.paint, batch),
   };
 }
 
 export interface EvaluatePairOptions extends NeuralAgentOptions {
   suites: Suites;
   sizes?: EvaluationSizes;
+  probe?: ProbeSet;
   onProgress?: (done: number, total: number) => void;
 }
 
 /** The evaluation phase for (πk, φk): every suite of METHOD.md §6 and online task success. Deterministic. */
 export async function evaluatePair(opts: EvaluatePairOptions): Promise<Evaluation> {
-  return evaluateAgent(neuralAgent(opts), opts.suites, { sizes: opts.sizes, batch: opts.batch, onProgress: opts.onProgress });
+  return evaluateAgent(neuralAgent(opts), opts.suites, { sizes: opts.sizes, batch: opts.batch, probe: opts.probe, onProgress: opts.onProgress });
 }

@@ -18,6 +18,7 @@ import { act, createWorld, screenOf, type WorldState } from '../world/env';
 import { goalReached, oracle } from '../world/tasks';
 import type { Action, Instruction, Platform, Screen, Task } from '../world/types';
 import type { Point } from '../learn/rewards';
+import type { ReadingFigures } from '../learn/readingProbe';
 
 /** One state the planner must write the next instruction for. */
 export interface PlanQuery {
@@ -38,6 +39,8 @@ export interface Agent {
   plan(queries: readonly PlanQuery[]): Promise<string[]>;
   /** A point (screen pixels) for each query, in order; null when it gives none. */
   ground(queries: readonly GroundQuery[]): Promise<(Point | null)[]>;
+  /** What the grounder reads on each screen's cells, against the layout's labels (the reading probe); agents without a reader leave it out. */
+  read?(screens: readonly Screen[]): Promise<ReadingFigures>;
 }
 
 /** Whether executing the instruction needs a point from the grounder. */

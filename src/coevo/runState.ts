@@ -15,6 +15,7 @@ import { disposeParams, type ParamMap, type Params } from '../models/params';
 import type { PlannerConfig } from '../models/planner';
 import { grounderPreset, plannerPreset } from '../models/presets';
 import { plannerStatesOfTask, type PlannerState } from '../learn/plannerStates';
+import { probeSet, type ProbeSet } from '../learn/readingProbe';
 import type { CheckpointRecord } from '../store/schema';
 import type { MetricPoints, Store } from '../store/store';
 import type { Tokenizer } from '../text/tokenizer';
@@ -104,6 +105,7 @@ export class RunState {
   private seriesEnd = new Map<string, number>();
   private statesByTask = new Map<string, PlannerState[]>();
   private suitesCache: Suites | null = null;
+  private probeCache: ProbeSet | null = null;
   private disposed = false;
 
   constructor(readonly config: CoevoConfig) {
@@ -204,6 +206,12 @@ export class RunState {
    * buildSuites draws only held-out tasks (seeds ≥ TEST_SEED_BASE) whatever
    * its seed; the run's seed picks which.
    */
+  /** The reading probe's held-out screens and per-style items, from the run's seed: evalSize / 2 screens, as many items per style. */
+  probe(): ProbeSet {
+    const n = Math.max(1, Math.round(this.config.evalSize / 2));
+    return (this.probeCache ??= probeSet(this.config.seed, n, n));
+  }
+
   suites(): Suites {
     return (this.suitesCache ??= buildSuites(this.config.seed, suiteSizes(this.config.evalSize)));
   }

@@ -183,33 +183,26 @@ export function probeItems(seed: number, screens: readonly PoolScreen[], perStyl
   return out;
 }
 
-export async function readingProbe(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer, opts: ReadingProbeOptions): Promise<ReadingProbeResult> {
-  const paint = opts.paint ?? syntheticScreenImage;
-  const screens = heldOutScreens(opts.seed, opts.screens ?? 60, opts.which ?? 'sites');
-  const reading = await probeReading(
-    params,
-    cfg,
-    screens.map((s) => s.screen),
-    paint,
-    opts.batchSize,
-  );
-  const items = probeItems(opts.seed, screens, opts.perStyle ?? 40);
-  const ev = await evalGrounder(
-    params,
-    cfg,
-    tok,
-    items.map((x) => x.item),
-    { paint, batchSize: opts.batchSize },
-  );
+/** The probe's material: held-out screens (for per-cell reading) and up to perStyle grounding items per style on them. */
+export interface ProbeSet {
+  screens: Screen[];
+  items: { item: GroundingItem; chance: number }[];
+}
+
+export function probeSet(seed: number, screens: number, perStyle: number, which: 'sites' | 'all' = 'sites'): ProbeSet {
+  const pool = heldOutScreens(seed, screens, which);
+  return { screens: pool.map((s) => s.screen), items: probeItems(seed, pool, perStyle) };
+}
+
+/** Per-style and overall grounding figures from one hit per probe item, in the items' order. */
+export function styleFigures(items: ProbeSet['items'], hits: readonly boolean[]): { grounding: Partial<Record<RefStyle, StyleFigure>>; overall: StyleFigure } {
   const grounding: Partial<Record<RefStyle, StyleFigure>> = {};
   const overall: StyleFigure = { n: 0, hits: 0, accuracy: 0, chance: 0 };
   items.forEach((x, i) => {
-    const style = x.item.style;
-    const f = (grounding[style] ??= { n: 0, hits: 0, accuracy: 0, chance: 0 });
-    const hit = ev.points[i].hit;
+    const f = (grounding[x.item.style] ??= { n: 0, hits: 0, accuracy: 0, chance: 0 });
     for (const g of [f, overall]) {
       g.n++;
-      if (hit) g.hits++;
+      if (hits[i]) g.hits++;
       g.chance += x.chance;
     }
   });
@@ -217,7 +210,21 @@ export async function readingProbe(params: ParamMap, cfg: GrounderConfig, tok: T
     g.accuracy = g.n ? g.hits / g.n : 0;
     g.chance = g.n ? g.chance / g.n : 0;
   }
-  return { screens: screens.length, reading, grounding, overall };
+  return { grounding, overall };
+}
+
+export async function readingProbe(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer, opts: ReadingProbeOptions): Promise<ReadingProbeResult> {
+  const paint = opts.paint ?? syntheticScreenImage;
+  const set = probeSet(opts.seed, opts.screens ?? 60, opts.perStyle ?? 40, opts.which ?? 'sites');
+  const reading = await probeReading(params, cfg, set.screens, paint, opts.batchSize);
+  const ev = await evalGrounder(
+    params,
+    cfg,
+    tok,
+    set.items.map((x) => x.item),
+    { paint, batchSize: opts.batchSize },
+  );
+  return { screens: set.screens.length, reading, ...styleFigures(set.items, ev.points.map((p) => p.hit)) };
 }
 
 /** "text 0.55 (22/40, chance 0.10); icon …" and the reading figures, for logs and reports. */

@@ -26,6 +26,7 @@ import {
 } from '../../src/coevo/evaluate';
 import { actionOf, runEpisodes, stepLimit, type Agent, type EpisodeResult } from '../../src/coevo/evaluateOnline';
 import { verifierGrounder } from '../../src/learn/plannerGrounderPool';
+import { probeSet } from '../../src/learn/readingProbe';
 import { Random } from '../../src/learn/random';
 import { initGrounder } from '../../src/models/grounder';
 import { initPlanner } from '../../src/models/planner';
@@ -36,7 +37,7 @@ import { parseInstruction, printInstruction } from '../../src/text/grammar';
 import { defaultTokenizer } from '../../src/text/vocab';
 import { buildSuites } from '../../src/world/suites';
 import { oracle } from '../../src/world/tasks';
-import type { Box } from '../../src/world/types';
+import { REF_STYLES, type Box } from '../../src/world/types';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -227,6 +228,31 @@ describe('the suites with stub agents', () => {
     expect(e.details.online.every((r) => r.end === 'done' && !r.success)).toBe(true);
   });
 
+  it('with a probe set: grounding by referring style, and what an agent that can read reads', async () => {
+    const probe = probeSet(3, 4, 4);
+    expect(new Set(probe.items.map((x) => x.item.style))).toEqual(new Set(REF_STYLES));
+    const reading = { cells: 10, roleAll: 0.5, role: 0.25, icon: 0.1, color: 0.2, letterF1: 0.375, glyphs: { positions: 7, top1: 0.625, blank: 0.9 } };
+    const seen: number[] = [];
+    const reader: Agent = { ...oracleAgent(verifierGround), read: async (screens) => (seen.push(screens.length), reading) };
+    const progress: [number, number][] = [];
+    const e = await evaluateAgent(reader, suites, { batch: 4, sizes: { onlinePerPlatform: 1 }, probe, onProgress: (d, t) => progress.push([d, t]) });
+    expect(seen).toEqual([4]);
+    expect(e.metrics['reading/cells/role_accuracy']).toBe(0.25);
+    expect(e.metrics['reading/cells/letter_f1']).toBe(0.375);
+    expect(e.metrics['reading/glyphs/top1']).toBe(0.625);
+    const styles = REF_STYLES.map((st) => e.metrics[`styles/${st}/accuracy`]);
+    for (const v of styles) expect(v).toBeGreaterThanOrEqual(0.5); // the verifier resolves references as the writers meant them
+    const n = REF_STYLES.map((st) => probe.items.filter((x) => x.item.style === st).length);
+    expect(e.metrics['styles/all/accuracy']).toBeCloseTo(styles.reduce((a, v, i) => a + v * n[i], 0) / probe.items.length, 10);
+    const last = progress[progress.length - 1];
+    expect(last[0]).toBe(last[1]);
+
+    const missing = await evaluateAgent(oracleAgent(async (qs) => qs.map(() => ({ x: -50, y: -50 }))), suites, { batch: 4, sizes: { onlinePerPlatform: 1 }, probe });
+    for (const st of [...REF_STYLES, 'all']) expect(missing.metrics[`styles/${st}/accuracy`]).toBe(0);
+    // An agent that cannot read gets no reading keys, rather than made-up zeros.
+    expect(Object.keys(missing.metrics).filter((k) => k.startsWith('reading/'))).toEqual([]);
+  });
+
   it('an episode stops at the step limit when the planner never writes anything useful', async () => {
     const task = suites.web['cross-task'][0];
     const idle: Agent = { plan: async (qs) => qs.map(() => 'hello'), ground: async () => [] };
@@ -264,6 +290,11 @@ describe('evaluatePair (tiny preset, WASM, syntheticScreenImage)', () => {
     }
     expect(b.metrics).toEqual(a.metrics);
     expect(b.details).toEqual(a.details);
+    // With the reading probe: every style, per-cell reading, and the glyph reader's top-1 (syntheticScreenImage reports its glyphs).
+    const probed = await evaluatePair({ planner, grounder, tok, paint: syntheticScreenImage, suites, sizes, batch: 8, probe: probeSet(5, 2, 2) });
+    const extra = Object.keys(probed.metrics).filter((k) => !(k in a.metrics)).sort();
+    expect(extra).toEqual([...[...REF_STYLES, 'all'].map((st) => `styles/${st}/accuracy`), 'reading/cells/letter_f1', 'reading/cells/role_accuracy', 'reading/glyphs/top1'].sort());
+    expect(tf.memory().numTensors).toBe(before);
     // The low-level mode is given the true instruction: its action type is right by construction.
     expect(a.metrics['mobile/low/type_accuracy']).toBe(1);
     console.log('untrained tiny pair:', JSON.stringify(a.metrics));

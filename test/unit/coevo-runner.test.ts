@@ -149,6 +149,8 @@ describe('CoevoRunner', () => {
     for (const it of report.iterations) {
       expect(Object.keys(it.metrics)).toContain('web/cross-domain/step_success');
       expect(Object.keys(it.metrics)).toContain('grounding/mobile-icon/accuracy');
+      // The reading probe, in every evaluation: grounding by style and what the grounder reads.
+      expect(Object.keys(it.metrics)).toEqual(expect.arrayContaining(['styles/text/accuracy', 'styles/all/accuracy', 'reading/cells/letter_f1', 'reading/glyphs/top1']));
       for (const v of Object.values(it.metrics)) expect(v >= 0 && v <= 1).toBe(true);
     }
     expect(report.informative_group_ratio.map((x) => x.iteration)).toEqual([1]);

@@ -32,6 +32,15 @@ describe('suite panels', () => {
     expect(panels[4].lines.map((l) => l.label)).toEqual(['web-text', 'mobile-icon']);
     expect(panels[5].title).toContain('task success');
   });
+  it('the reading probe: one panel of grounding by style (lines in the styles\' order), and reading per cell and per glyph', () => {
+    const keys = ['reading/glyphs/top1', 'styles/all/accuracy', 'reading/cells/letter_f1', 'styles/relation/accuracy', 'styles/text/accuracy', 'reading/cells/role_accuracy', 'online/all/task_success'];
+    const panels = suitePanels(keys);
+    expect(panels.map((p) => p.id)).toEqual(['online', 'styles', 'reading/cells', 'reading/glyphs']);
+    expect(panels[1].lines.map((l) => l.label)).toEqual(['text', 'relation', 'all']);
+    expect(panels[1].title).toBe('Reading probe: grounding by referring style: accuracy');
+    expect(panels[2].lines.map((l) => l.label)).toEqual(['role accuracy', 'letter f1']);
+    expect(panels[3].title).toContain('glyph reader');
+  });
   it('lines follow each run over iterations, the compared run dashed; missing values are gaps', () => {
     const a = report('a', [
       { k: 0, planner_reward_mean: null, metrics: { 'web/cross-task/step_success': 0.1 } },

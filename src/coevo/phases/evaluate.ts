@@ -2,7 +2,8 @@
  * Phase evaluate (every k): (πk, φk) on every held-out suite and online, as
  * evaluatePair does, with each planning and grounding batch waiting at the
  * gate. The suites are built once per run from its seed, so every k is
- * measured on the same items. The metrics are the phase's summary
+ * measured on the same items, and so is the reading probe (grounding by
+ * referring style, per-cell reading). The metrics are the phase's summary
  * (evaluateSummary's `metric:` keys), which the report reads.
  */
 import { evaluateAgent, neuralAgent, type EvaluationSizes } from '../evaluate';
@@ -31,6 +32,7 @@ export async function evaluatePhase(ctx: PhaseContext): Promise<PhaseOutput> {
   });
   const { metrics } = await evaluateAgent(gatedAgent(agent, ctx.gate), state.suites(), {
     sizes: evaluationSizes(ctx.config.evalSize),
+    probe: state.probe(),
     batch: EVAL_BATCH,
     onProgress: (done, total) => ctx.report({ done, total }),
   });

@@ -75,6 +75,12 @@ export function gatedAgent(agent: Agent, gate: BatchGate): Agent {
       await gate.batch();
       return agent.ground(queries);
     },
+    ...(agent.read && {
+      read: async (screens: Parameters<NonNullable<Agent['read']>>[0]) => {
+        await gate.batch();
+        return (agent.read as NonNullable<Agent['read']>)(screens);
+      },
+    }),
   };
 }
 

@@ -21,18 +21,28 @@ export function parseMetricKey(key: string): MetricKey | null {
 }
 
 /** Suites, splits and metrics in the order METHOD.md §6 lists them; unknown ones follow by name. */
-const SUITES = ['web', 'mobile', 'grounding', 'online'];
-const SPLITS = ['cross-task', 'cross-site', 'cross-domain', 'high', 'low', 'web-text', 'web-icon', 'mobile-text', 'mobile-icon', 'all', 'web', 'mobile'];
-const METRICS = ['element_accuracy', 'operation_f1', 'step_success', 'task_success', 'type_accuracy', 'grounding_accuracy', 'step_accuracy', 'accuracy'];
+const SUITES = ['web', 'mobile', 'grounding', 'online', 'styles', 'reading'];
+const SPLITS = [
+  'cross-task', 'cross-site', 'cross-domain', 'high', 'low', 'web-text', 'web-icon', 'mobile-text', 'mobile-icon',
+  'text', 'icon', 'position', 'relation', 'color', 'function', 'all', 'web', 'mobile', 'cells', 'glyphs',
+];
+const METRICS = ['element_accuracy', 'operation_f1', 'step_success', 'task_success', 'type_accuracy', 'grounding_accuracy', 'step_accuracy', 'accuracy', 'role_accuracy', 'letter_f1', 'top1'];
 
 const SUITE_TITLES: Record<string, string> = {
   web: 'Web tasks (as Mind2Web)',
   mobile: 'Mobile tasks (as AndroidControl)',
   grounding: 'Grounding queries (as ScreenSpot)',
   online: 'Online task success',
+  styles: 'Reading probe: grounding by referring style',
+  reading: 'Reading probe: what the grounder reads',
 };
 
-const SPLIT_TITLES: Record<string, string> = { high: 'high level (goal only)', low: 'low level (goal + step instruction)' };
+const SPLIT_TITLES: Record<string, string> = {
+  high: 'high level (goal only)',
+  low: 'low level (goal + step instruction)',
+  cells: 'per cell',
+  glyphs: 'glyph reader (character at each glyph position)',
+};
 
 function rankIn(list: readonly string[], x: string): number {
   const i = list.indexOf(x);
