@@ -9,13 +9,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { CELL, GRID_CELLS, GRID_COLS, cellOfPoint } from '../../src/models/canvas';
-import { SCORE_KINDS, SPELL_GATE, encodeScreens, groundOnScreens, grounderForward, initGrounder } from '../../src/models/grounder';
+import { encodeScreens, groundOnScreens, grounderForward, initGrounder } from '../../src/models/grounder';
 import { grounderBatch, grounderTensors } from '../../src/models/grounderData';
 import { disposeParams } from '../../src/models/params';
 import { grounderPreset } from '../../src/models/presets';
 import { Random } from '../../src/learn/random';
 import { formatReadingProbe, probeItems, readingProbe } from '../../src/learn/readingProbe';
-import { pretrainGrounder, spellFade } from '../../src/pretrain/grounder';
+import { pretrainGrounder } from '../../src/pretrain/grounder';
 import { heldOutScreens, instructionLabels, trainingScreens, writeExample } from '../../src/pretrain/grounderScreens';
 import { defaultTokenizer } from '../../src/text/vocab';
 import { parseInstruction } from '../../src/text/grammar';
@@ -125,28 +125,6 @@ describe('pretraining material', () => {
 });
 
 describe('grounder reading and shared screens (tiny, WASM)', () => {
-  it('the spelled match weighs SPELL_GATE times its fade, which rises over the read stage', async () => {
-    expect([0, 180, 360, 361, 2399].map((s) => spellFade(s, 2400))).toEqual([0, 0.5, 1, 1, 1]);
-    const tok = defaultTokenizer();
-    const cfg = grounderPreset('tiny');
-    const params = initGrounder(new Random(2), cfg);
-    const s = trainingScreens(new Random(8), 1)[0];
-    const rng = new Random(9);
-    const examples = s.targets.slice(0, 6).flatMap((t) => writeExample(rng, s, t, ['text']) ?? []).slice(0, 1);
-    const batch = grounderBatch(tok, cfg, examples);
-    const gates = tf.tidy(() => {
-      const inputs = grounderTensors(batch, cfg);
-      const screens = encodeScreens(params, cfg, inputs.images, inputs.valid);
-      const spell = inputs.spell as NonNullable<typeof inputs.spell>;
-      return [undefined, 0.25].map((fade) => tf.slice(groundOnScreens(params, cfg, screens, 1, { ...inputs, spell: { ...spell, fade } }).gates, [0, SCORE_KINDS.length], [1, 1]));
-    });
-    const got = await Promise.all(gates.map((g) => g.data()));
-    tf.dispose(gates);
-    expect(got[0][0]).toBeCloseTo(SPELL_GATE, 4);
-    expect(got[1][0]).toBeCloseTo(SPELL_GATE / 4, 4);
-    disposeParams(params);
-  });
-
   it('several instructions over one screen score as one forward per instruction', async () => {
     const tok = defaultTokenizer();
     const cfg = grounderPreset('tiny');
