@@ -88,17 +88,6 @@ export interface GrounderConfig {
   glyphs?: number;
 }
 
-/**
- * The spelled match's fixed weight. Learned, it fell from 1 to 0.1–0.2 in
- * pretraining (the map peaks at the run's last cell, the loss spreads its
- * target over the element's box, so a sharp map costs loss on the box's
- * other cells), and the shipped grounder then found 33.7% of 282 held-out
- * text targets; the same weights with this gate forced to e^-6 / 1 / e / e²
- * found 29.4 / 62.8 / 74.8 / 79.8% (README "Base models"). The map only
- * speaks for instructions that spell a target, so other styles never see it.
- */
-export const SPELL_GATE = Math.exp(2);
-
 /** The tensors of one batch. */
 export interface GrounderInputs {
   images: tf.Tensor4D; // [B, CANVAS_HEIGHT, CANVAS_WIDTH, 3] float32 in [0, 1]
@@ -186,7 +175,7 @@ export function grounderSpecs(cfg: GrounderConfig): ParamSpecs {
     ...denseSpecs('head.bias', d, 1, 0.02),
     ...denseSpecs('head.offset', d, 2, 0.02),
   };
-  if (cfg.glyphs) Object.assign(s, glyphReaderSpecs(cfg.glyphs));
+  if (cfg.glyphs) Object.assign(s, glyphReaderSpecs(cfg.glyphs), denseSpecs('parse.spell', d, 1, 0.02));
   for (let i = 0; i < cfg.textLayers; i++) Object.assign(s, blockSpecs(`text.blocks.${i}`, d));
   for (let i = 0; i < cfg.layers; i++) Object.assign(s, blockSpecs(`blocks.${i}`, d, d));
   return s;
@@ -404,10 +393,11 @@ export function groundOnScreens(
   const dy = tf.sub(y, tf.sum(tf.mul(anchor, y), 1, true));
   const relFeatures = [dx, dy, tf.mul(dx, dx), tf.mul(dy, dy), smoothAbs(dx), smoothAbs(dy), tf.div(tf.maximum(anchorLog, -10), 10)];
   const sRelation = weightedSum(dense(p, 'parse.relation', slotOf('relation')), relFeatures);
-  let gates = tf.exp(tf.clipByValue(dense(p, 'parse.gate', slotOf('gate')), -6, 3)) as tf.Tensor2D; // [B, kinds]
+  const gateOf = (name: string) => tf.exp(tf.clipByValue(dense(p, name, slotOf('gate')), -6, 3));
+  let gates = gateOf('parse.gate') as tf.Tensor2D; // [B, kinds]
   let matched = weightedSum(gates, [sText, sRole, sIcon, sColor, sPosition, sRelation]);
   if (reader && spell) {
-    const spellGate = tf.fill([b, 1], SPELL_GATE * (spell.fade ?? 1)) as tf.Tensor2D;
+    const spellGate = gateOf('parse.spell');
     matched = tf.add(matched, tf.mul(spellGate, spelledCells(reader, spell, perScreen)));
     gates = tf.concat([gates, spellGate], 1) as tf.Tensor2D;
   }

@@ -74,16 +74,7 @@ export function orderedMatch(logp: tf.Tensor3D, letters: tf.Tensor2D, afterSpace
 }
 
 /** The target's letters as tensors (instructionBatch.ts fills them): [B, N] int32 and [B, N] 0/1. */
-export type SpelledTensors = {
-  letters: tf.Tensor2D;
-  afterSpace: tf.Tensor2D;
-  /**
-   * 0–1 times the match's fixed weight (grounder.ts SPELL_GATE), default 1.
-   * Pretraining fades it in while the glyph reader is still noise, so the
-   * other maps do not learn to drown an untrained reader out.
-   */
-  fade?: number;
-};
+export type SpelledTensors = { letters: tf.Tensor2D; afterSpace: tf.Tensor2D };
 
 /** Floor of the match score: a run this bad is no run (and the clip keeps NONE out of the sums). */
 export const WORST_MATCH = -8;

@@ -211,11 +211,6 @@ function binaryCrossEntropy(z: tf.Tensor, y: tf.Tensor): tf.Tensor {
   return tf.neg(tf.add(tf.mul(y, safeLog(p)), tf.mul(tf.sub(1, y), safeLog(tf.sub(1, p)))));
 }
 
-/** The spelled match fades in linearly over the read stage, while the glyph reader learns to read. */
-export function spellFade(step: number, steps: number): number {
-  return Math.min(1, step / Math.max(1, PLAN[0].until * steps));
-}
-
 export function pretrainPoolSize(steps: number, screensPerStep: number): number {
   return Math.max(200, Math.min(2000, Math.round((steps * screensPerStep) / 3)));
 }
@@ -265,8 +260,7 @@ export async function pretrainGrounder(
       const images = tf.tensor4d(h.images, [s, CANVAS_HEIGHT, CANVAS_WIDTH, 3]);
       const screenValid = tf.tensor2d(h.screenValid, [s, GRID_CELLS]);
       const valid = tf.tensor2d(h.valid, [n, GRID_CELLS]);
-      const { tokens, chars, spell: spelled } = instructionTensors(h, cfg);
-      const spell = spelled && { ...spelled, fade: spellFade(step, opts.steps) };
+      const { tokens, chars, spell } = instructionTensors(h, cfg);
       const letters = tf.tensor3d(h.letters, [s, GRID_CELLS, LETTER_CLASSES]);
       const hasText = tf.tensor2d(h.hasText, [s, GRID_CELLS]);
       const role = tf.tensor2d(h.role, [s, GRID_CELLS], 'int32');
