@@ -45,7 +45,7 @@ import { plannerDecode } from '../models/planner';
 import { promptIds, parseCompletion, type PlannerPromptParts } from '../models/plannerData';
 import * as tf from '../models/tf';
 import { groundingItems } from '../learn/evalGrounder';
-import { probeReading, styleFigures, type ProbeSet, type ReadingFigures } from '../learn/readingProbe';
+import { probeReading, styleFigures, type ProbeSet, type ReadingFigures, type StyleFigures } from '../learn/readingProbe';
 import type { Paint } from '../learn/stepCheck';
 import { neuralPoolGrounder } from '../learn/plannerGrounderPool';
 import { plannerStatesOfTask, type PlannerState } from '../learn/plannerStates';
@@ -202,7 +202,7 @@ export function groundingMetrics(split: string, hits: readonly boolean[]): Suite
 }
 
 /** styles/<style>/accuracy for each style the probe has items of, and styles/all/accuracy. */
-export function styleMetrics(f: ReturnType<typeof styleFigures>): SuiteMetrics {
+export function styleMetrics(f: StyleFigures): SuiteMetrics {
   const m: SuiteMetrics = {};
   for (const style of REF_STYLES) {
     const g = f.grounding[style];

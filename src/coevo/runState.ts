@@ -206,14 +206,14 @@ export class RunState {
    * buildSuites draws only held-out tasks (seeds ≥ TEST_SEED_BASE) whatever
    * its seed; the run's seed picks which.
    */
+  suites(): Suites {
+    return (this.suitesCache ??= buildSuites(this.config.seed, suiteSizes(this.config.evalSize)));
+  }
+
   /** The reading probe's held-out screens and per-style items, from the run's seed: evalSize / 2 screens, as many items per style. */
   probe(): ProbeSet {
     const n = Math.max(1, Math.round(this.config.evalSize / 2));
     return (this.probeCache ??= probeSet(this.config.seed, n, n));
-  }
-
-  suites(): Suites {
-    return (this.suitesCache ??= buildSuites(this.config.seed, suiteSizes(this.config.evalSize)));
   }
 
   /** Takes in a committed phase's outputs; models beyond the latest POOL_GENERATIONS are freed. */

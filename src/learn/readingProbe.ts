@@ -51,12 +51,9 @@ export interface ReadingFigures {
   glyphs?: { positions: number; top1: number; blank: number };
 }
 
-export interface ReadingProbeResult {
+export interface ReadingProbeResult extends StyleFigures {
   screens: number;
   reading: ReadingFigures;
-  grounding: Partial<Record<RefStyle, StyleFigure>>;
-  /** All styles together. */
-  overall: StyleFigure;
 }
 
 export interface ReadingProbeOptions {
@@ -194,8 +191,14 @@ export function probeSet(seed: number, screens: number, perStyle: number, which:
   return { screens: pool.map((s) => s.screen), items: probeItems(seed, pool, perStyle) };
 }
 
+export interface StyleFigures {
+  grounding: Partial<Record<RefStyle, StyleFigure>>;
+  /** All styles together. */
+  overall: StyleFigure;
+}
+
 /** Per-style and overall grounding figures from one hit per probe item, in the items' order. */
-export function styleFigures(items: ProbeSet['items'], hits: readonly boolean[]): { grounding: Partial<Record<RefStyle, StyleFigure>>; overall: StyleFigure } {
+export function styleFigures(items: ProbeSet['items'], hits: readonly boolean[]): StyleFigures {
   const grounding: Partial<Record<RefStyle, StyleFigure>> = {};
   const overall: StyleFigure = { n: 0, hits: 0, accuracy: 0, chance: 0 };
   items.forEach((x, i) => {

@@ -17,6 +17,7 @@ import type { Agent } from '../evaluateOnline';
 import type { BatchGate } from '../machine';
 import type { ModelName } from '../runState';
 import type { PhaseContext } from './context';
+import type { Screen } from '../../world/types';
 
 /** Index batches of `batchSize` over `size` items, in epochs shuffled by `rng`; every batch is full. */
 export function batchOrder(rng: Random, size: number, batchSize: number): () => number[] {
@@ -64,8 +65,9 @@ export function gatedPool(pool: readonly PoolGrounder[], gate: BatchGate): PoolG
   }));
 }
 
-/** The same agent, waiting at the gate before each batch it plans or grounds. */
+/** The same agent, waiting at the gate before each batch it plans, grounds or reads. */
 export function gatedAgent(agent: Agent, gate: BatchGate): Agent {
+  const read = agent.read?.bind(agent);
   return {
     plan: async (queries) => {
       await gate.batch();
@@ -75,10 +77,10 @@ export function gatedAgent(agent: Agent, gate: BatchGate): Agent {
       await gate.batch();
       return agent.ground(queries);
     },
-    ...(agent.read && {
-      read: async (screens: Parameters<NonNullable<Agent['read']>>[0]) => {
+    ...(read && {
+      read: async (screens: readonly Screen[]) => {
         await gate.batch();
-        return (agent.read as NonNullable<Agent['read']>)(screens);
+        return read(screens);
       },
     }),
   };
