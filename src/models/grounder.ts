@@ -339,6 +339,20 @@ export type GrounderDetail = GrounderOutput & {
   gates: tf.Tensor2D;
 };
 
+/** How groundOnScreens weighs the spelled match. */
+export interface GroundOptions {
+  /**
+   * Whether the spelled match's weight is 1 + its learned gate (the default)
+   * rather than the gate alone. The base pretraining turns it off: trained
+   * with the floor, the shared layers leaned on spelling and the other styles
+   * lost up to 25 points, while the floor added after that training lifted
+   * text by 15 to 23 points and left the other styles where they were
+   * (README "Base models"). A non-text instruction spells nothing and its
+   * spelled map is flat, so the floor only ever moves text references.
+   */
+  spellFloor?: boolean;
+}
+
 /**
  * The instruction-dependent half, for B instructions over S screens with
  * B = S·perScreen (instruction i is about screen ⌊i / perScreen⌋).
@@ -349,6 +363,7 @@ export function groundOnScreens(
   screens: ScreenFeatures,
   perScreen: number,
   inputs: Omit<GrounderInputs, 'images'>,
+  opts: GroundOptions = {},
 ): GrounderDetail {
   const { tokens, chars, valid, spell } = inputs;
   const d = cfg.dim;
@@ -397,7 +412,8 @@ export function groundOnScreens(
   let gates = gateOf('parse.gate') as tf.Tensor2D; // [B, kinds]
   let matched = weightedSum(gates, [sText, sRole, sIcon, sColor, sPosition, sRelation]);
   if (reader && spell) {
-    const spellGate = gateOf('parse.spell');
+    const learned = gateOf('parse.spell');
+    const spellGate = opts.spellFloor === false ? learned : tf.add(learned, 1);
     matched = tf.add(matched, tf.mul(spellGate, spelledCells(reader, spell, perScreen)));
     gates = tf.concat([gates, spellGate], 1) as tf.Tensor2D;
   }

@@ -273,7 +273,7 @@ export async function pretrainGrounder(
       let parts: tf.Tensor[] = [];
       const { grads } = tf.variableGrads(() => {
         const screens = encodeScreens(params, cfg, images, screenValid);
-        const out = groundOnScreens(params, cfg, screens, perScreen, { tokens, chars, valid, spell });
+        const out = groundOnScreens(params, cfg, screens, perScreen, { tokens, chars, valid, spell }, { spellFloor: false });
         const r = screens.reading;
         const letterLoss = tf.add(
           maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), screenValid),
