@@ -26,11 +26,21 @@ function base64(bytes: Uint8Array): string {
   return btoa(s);
 }
 
+function fromBase64(text: string, model: BaseModelName): Uint8Array {
+  try {
+    return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  } catch {
+    throw new Error(`The base ${model} to measure is not base64.`);
+  }
+}
+
 export function checkPretrainOptions(o: PretrainOptions): void {
   if (o.preset !== 'tiny' && o.preset !== 'demo') throw new Error(`preset must be tiny or demo (base models ship for those); got ${JSON.stringify(o.preset)}.`);
   if (!Number.isSafeInteger(o.seed) || o.seed < 0) throw new Error(`seed must be an integer ≥ 0; got ${o.seed}.`);
   if (!(o.scale > 0 && o.scale <= 4)) throw new Error(`scale must be a number with 0 < scale ≤ 4; got ${o.scale}.`);
   if (o.models.length === 0 || o.models.some((m) => m !== 'grounder' && m !== 'planner')) throw new Error(`models must list grounder and/or planner; got ${JSON.stringify(o.models)}.`);
+  const measured = Object.keys(o.measure ?? {});
+  if (measured.some((m) => !o.models.includes(m as BaseModelName))) throw new Error(`measure may only hold weights of the listed models (${o.models.join(', ')}); got ${measured.join(', ')}.`);
 }
 
 export function createPretrainHost(deps: PretrainDeps) {
@@ -48,11 +58,13 @@ export function createPretrainHost(deps: PretrainDeps) {
     for (const model of o.models) {
       const t0 = now();
       status = { ...status, model, stage: 'starting', step: 0, steps: 0, loss: null, etaMs: null };
+      const from = o.measure?.[model];
       const trained = await deps.recipes[model]({
         preset: o.preset,
         seed: o.seed,
         scale: o.scale,
         paint,
+        from: from === undefined ? undefined : fromBase64(from, model),
         onProgress(p) {
           const key = `${model}/${p.stage}`;
           // Steps count from the model's first stage: the pace is this stage's time over this stage's steps.

@@ -15,6 +15,8 @@ export interface PretrainArgs {
   models: BaseModelName[];
   /** Scale every stage's step count (1 = the recipe; smaller for a quick look). */
   scale: number;
+  /** A folder of base models to measure as they are instead of training them, or null. */
+  measure: string | null;
 }
 
 export type ParsedPretrainArgs = { help: true } | { help: false; args: PretrainArgs };
@@ -32,11 +34,14 @@ usage: npm run pretrain -- [options]
                     than software WebGPU)
   --only MODEL      grounder or planner (default: both)
   --scale F         multiply every stage's steps by F, 0 < F ≤ 4 (default 1; e.g. 0.05 for a smoke run)
+  --measure DIR     train nothing: measure the base models already in DIR with the recipes'
+                    held-out probes (after a change to how the app uses their weights) and write
+                    them with the new figures to --out; the manifest keeps which run trained them
   -h, --help        show this help
 
 Exit status: 0 done, 1 training or the browser failed, 2 bad arguments.`;
 
-const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale'] as const;
+const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure'] as const;
 
 export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
@@ -61,6 +66,7 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
       backendExplicit: backendRaw !== undefined,
       models: only ? [only as BaseModelName] : [...BASE_MODELS],
       scale,
+      measure: given.get('measure') ?? null,
     },
   };
 }

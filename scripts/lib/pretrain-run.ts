@@ -9,7 +9,7 @@ import { RunFailure, unwritable } from './run-failure';
 import { withServedApp, type AppEnvironment } from './served-app';
 import { formatDuration, progressBar, type ProgressPrinter } from './progress';
 import type { PretrainArgs } from './pretrain-args';
-import { manifestFileName, mergeManifests, type BaseManifest, type PretrainStatus } from '../../src/pretrain/baseTypes';
+import { baseFileName, manifestFileName, mergeManifests, remeasuredManifest, type BaseManifest, type PretrainOptions, type PretrainStatus } from '../../src/pretrain/baseTypes';
 
 export interface PretrainEnvironment extends AppEnvironment {
   pollMs?: number;
@@ -46,14 +46,28 @@ function readManifest(path: string, printer: ProgressPrinter): BaseManifest | nu
   return null;
 }
 
+/** The weights `--measure DIR` hands the recipes, base64 as they cross page.evaluate. */
+function weightsToMeasure(args: PretrainArgs): PretrainOptions['measure'] {
+  if (args.measure === null) return undefined;
+  const dir = resolve(args.measure);
+  const out: NonNullable<PretrainOptions['measure']> = {};
+  for (const model of args.models) {
+    const path = join(dir, baseFileName(args.preset, model));
+    if (!existsSync(path)) throw new RunFailure(2, `there is no base ${model} to measure at ${path}; pretrain it first, or pass --only with the models that are there.`);
+    out[model] = readFileSync(path).toString('base64');
+  }
+  return out;
+}
+
 export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment): Promise<{ manifest: BaseManifest; written: string[]; wallSeconds: number }> {
   const startedAt = performance.now();
   const { printer } = env;
   const outDir = resolve(args.out);
   const blocked = unwritable(outDir);
   if (blocked) throw new RunFailure(2, `cannot write the base models to ${outDir}: ${blocked}. Pass another --out.`);
+  const measure = weightsToMeasure(args);
   return withServedApp(env, { backend: args.backend, backendExplicit: args.backendExplicit, lost: 'nothing is written' }, async ({ app }) => {
-    await app.call('startPretrain', { preset: args.preset, seed: args.seed, models: args.models, scale: args.scale });
+    await app.call('startPretrain', { preset: args.preset, seed: args.seed, models: args.models, scale: args.scale, ...(measure ? { measure } : {}) });
     let key = '';
     for (;;) {
       const s = await app.call('pretrainStatus');
@@ -69,7 +83,8 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
     const { files } = result;
     mkdirSync(outDir, { recursive: true });
     const mpath = join(outDir, manifestFileName(args.preset));
-    const manifest = mergeManifests(readManifest(mpath, printer), result.manifest);
+    const made = args.measure === null ? result.manifest : remeasuredManifest(readManifest(join(resolve(args.measure), manifestFileName(args.preset)), printer), result.manifest);
+    const manifest = mergeManifests(readManifest(mpath, printer), made);
     const written: string[] = [];
     for (const f of files) {
       const path = join(outDir, f.name);

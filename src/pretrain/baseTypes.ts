@@ -18,6 +18,12 @@ export interface PretrainOptions {
   models: BaseModelName[];
   /** Multiplies every stage's step count (1 = the recipe). */
   scale: number;
+  /**
+   * Base64 safetensors to measure instead of training (`npm run pretrain
+   * --measure`): the recipe's held-out figures for weights made earlier,
+   * after a change to how the model uses them.
+   */
+  measure?: Partial<Record<BaseModelName, string>>;
 }
 
 export interface PretrainStatus {
@@ -65,6 +71,9 @@ export interface BaseModelEntry {
   backend?: string;
   scale?: number;
   createdAt?: string;
+  /** When its figures were last measured again without training (`npm run pretrain -- --measure`), and on which backend. */
+  measuredAt?: string;
+  measuredOn?: string;
 }
 
 /**
@@ -80,6 +89,30 @@ export function mergeManifests(earlier: BaseManifest | null, next: BaseManifest)
     ...next,
     models: [...next.models, ...earlier.models.filter((m) => !fresh.has(m.model)).map(provenance)],
     figures: [...next.figures, ...earlier.figures.filter((f) => !fresh.has(f.model))],
+  };
+}
+
+/**
+ * The manifest after `--measure`: the measured weights are the ones the
+ * earlier manifest describes, so their entries (which run trained them, in
+ * how many steps and how long) stay, stamped with when they were measured;
+ * their figures are the new ones. An entry whose byte count does not match
+ * the measured file describes other weights and is replaced by the new one.
+ */
+export function remeasuredManifest(earlier: BaseManifest | null, next: BaseManifest): BaseManifest {
+  if (!earlier || earlier.preset !== next.preset) return next;
+  const measured = new Map(next.models.map((m) => [m.model, m]));
+  const kept = (m: BaseModelEntry): BaseModelEntry => {
+    const now = measured.get(m.model);
+    if (!now) return m;
+    if (now.bytes !== m.bytes) return now;
+    return { seed: earlier.seed, backend: earlier.backend, scale: earlier.scale, createdAt: earlier.createdAt, ...m, measuredAt: next.createdAt, measuredOn: next.backend };
+  };
+  const known = new Set(earlier.models.map((m) => m.model));
+  return {
+    ...earlier,
+    models: [...earlier.models.map(kept), ...next.models.filter((m) => !known.has(m.model))],
+    figures: [...next.figures, ...earlier.figures.filter((f) => !measured.has(f.model))],
   };
 }
 

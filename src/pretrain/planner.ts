@@ -28,6 +28,7 @@ import { buildSuites } from '../world/suites';
 import type { Platform } from '../world/types';
 import { plannerPretrainBatch, plannerStateStream } from './plannerCorpus';
 import type { BaseFigure, BasePreset } from './baseTypes';
+import { measuredWeights } from './measuredWeights';
 
 /** Prompt positions predicted per pretraining batch (besides the completion). */
 export const PROMPT_WINDOW = 32;
@@ -252,7 +253,8 @@ export interface BuiltBasePlanner {
   parameters: number;
   steps: number;
   figures: BaseFigure[];
-  report: BasePlannerReport;
+  /** null when the weights were measured, not trained (`from`). */
+  report: BasePlannerReport | null;
   evaluation: PlannerEval;
 }
 
@@ -266,25 +268,29 @@ export async function buildBasePlanner(o: {
   seed: number;
   scale: number;
   tok: Tokenizer;
+  /** Weights (safetensors) to measure as they are, untrained further (`npm run pretrain --measure`). */
+  from?: Uint8Array;
   onProgress?: (p: BasePlannerProgress) => void;
 }): Promise<BuiltBasePlanner> {
   const cfg = plannerPreset(o.preset, o.tok.size);
   const recipe = BASE_PLANNER_RECIPES[o.preset];
-  const params = initPlanner(new Random(o.seed).fork('planner init'), cfg);
+  const params = o.from ? measuredWeights(o.from, cfg, 'planner', o.preset) : initPlanner(new Random(o.seed).fork('planner init'), cfg);
   try {
-    const report = await trainBasePlanner(
-      params,
-      cfg,
-      o.tok,
-      { ...recipe, seed: o.seed, pretrainSteps: Math.round(recipe.pretrainSteps * o.scale), sftSteps: Math.round(recipe.sftSteps * o.scale) },
-      o.onProgress,
-    );
+    const report = o.from
+      ? null
+      : await trainBasePlanner(
+          params,
+          cfg,
+          o.tok,
+          { ...recipe, seed: o.seed, pretrainSteps: Math.round(recipe.pretrainSteps * o.scale), sftSteps: Math.round(recipe.sftSteps * o.scale) },
+          o.onProgress,
+        );
     const evaluation = await evalBasePlanner(params, cfg, o.tok, o.seed, BASE_PLANNER_EVAL_STATES);
     const n = evaluation.states;
     return {
-      bytes: await exportCheckpoint(params, cfg),
+      bytes: o.from ?? (await exportCheckpoint(params, cfg)),
       parameters: countParams(params),
-      steps: report.pretrain.steps + report.sft.steps,
+      steps: report ? report.pretrain.steps + report.sft.steps : 0,
       figures: [
         { model: 'planner', name: 'instructions that parse', value: evaluation.parseRate, n },
         { model: 'planner', name: 'action type', value: evaluation.typeAccuracy, n },

@@ -16,5 +16,15 @@ export interface TrainedBase {
   figures: BaseFigure[];
 }
 
-/** Trains one base model from a seed and measures it on held-out data. */
-export type BaseRecipe = (o: { preset: PretrainOptions['preset']; seed: number; scale: number; paint: Paint; onProgress(p: RecipeProgress): void }) => Promise<TrainedBase>;
+export interface RecipeOptions {
+  preset: PretrainOptions['preset'];
+  seed: number;
+  scale: number;
+  paint: Paint;
+  /** Weights (safetensors) to measure as they are: no training, and `bytes` and `steps` of the result are these weights' and 0. */
+  from?: Uint8Array;
+  onProgress(p: RecipeProgress): void;
+}
+
+/** Trains one base model from a seed (or takes `from`) and measures it on held-out data. */
+export type BaseRecipe = (o: RecipeOptions) => Promise<TrainedBase>;

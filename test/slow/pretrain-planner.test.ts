@@ -34,6 +34,7 @@ describe('base planner (tiny)', () => {
     });
     const e = built.evaluation;
     const r = built.report;
+    if (!r) throw new Error('a trained base planner has a training report');
     console.log(`recipe ${JSON.stringify(BASE_PLANNER_RECIPES.tiny)}; final loss ${last.toFixed(3)}`);
     console.log(`pretrain loss ${r.pretrain.firstLoss.toFixed(3)} → ${r.pretrain.lastLoss.toFixed(3)} (${r.pretrain.wallSeconds.toFixed(0)} s); SFT loss ${r.sft.firstLoss.toFixed(3)} → ${r.sft.lastLoss.toFixed(3)} (${r.sft.wallSeconds.toFixed(0)} s)`);
     console.log(`held-out (${e.states} states): parse ${e.parseRate.toFixed(3)} type ${e.typeAccuracy.toFixed(3)} exact ${e.exactMatch.toFixed(3)} step ${e.stepAccuracy.toFixed(3)}`);

@@ -2,18 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { parsePretrainArgs } from '../../scripts/lib/pretrain-args';
 import { figureTable } from '../../scripts/lib/pretrain-run';
 import { shippedBaseLoader } from '../../workers/baseModels';
-import { mergeManifests, type BaseManifest } from '../../src/pretrain/baseTypes';
+import { mergeManifests, remeasuredManifest, type BaseManifest } from '../../src/pretrain/baseTypes';
 
 describe('npm run pretrain arguments', () => {
   it('defaults to both tiny models on wasm into public/base', () => {
     const p = parsePretrainArgs([]);
-    expect(p).toEqual({ help: false, args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1 } });
+    expect(p).toEqual({ help: false, args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1, measure: null } });
   });
 
   it('takes --flag value and --flag=value', () => {
     const p = parsePretrainArgs(['--preset=demo', '--seed', '7', '--only', 'planner', '--scale', '0.05', '--backend', 'webgpu']);
     expect(p.help).toBe(false);
     if (!p.help) expect(p.args).toMatchObject({ preset: 'demo', seed: 7, models: ['planner'], scale: 0.05, backend: 'webgpu', backendExplicit: true });
+    const m = parsePretrainArgs(['--only', 'grounder', '--measure', 'public/base']);
+    if (!m.help) expect(m.args).toMatchObject({ models: ['grounder'], measure: 'public/base', out: 'public/base' });
   });
 
   it.each([
@@ -24,6 +26,7 @@ describe('npm run pretrain arguments', () => {
     [['--seed', '1', '--seed', '2'], /given twice/],
     [['--bogus', '1'], /unknown option --bogus/],
     [['--out'], /needs a value/],
+    [['--measure'], /needs a value/],
   ])('refuses %j', (argv, message) => {
     expect(() => parsePretrainArgs(argv)).toThrow(message);
   });
@@ -71,6 +74,23 @@ describe('merging manifests', () => {
     expect(mergeManifests(planner, again)).toEqual(again);
     expect(mergeManifests({ ...planner, preset: 'demo' }, grounder)).toEqual(grounder);
     expect(mergeManifests(null, grounder)).toEqual(grounder);
+  });
+
+  it('after --measure, keeps which run trained the weights and takes the new figures', () => {
+    const both: BaseManifest = { ...planner, models: [entry('grounder', 3000), entry('planner', 400)], figures: [...grounder.figures, ...planner.figures] };
+    const measured: BaseManifest = {
+      preset: 'tiny', seed: 1, backend: 'webgpu', scale: 1, createdAt: 'now',
+      models: [{ ...entry('grounder', 0), wallSeconds: 90 }], figures: [{ model: 'grounder', name: 'text', value: 0.7, chance: 0.1 }],
+    };
+    const m = remeasuredManifest(both, measured);
+    expect(m.createdAt).toBe('earlier');
+    expect(m.models[0]).toEqual({ ...entry('grounder', 3000), seed: 1, backend: 'wasm', scale: 1, createdAt: 'earlier', measuredAt: 'now', measuredOn: 'webgpu' });
+    expect(m.models[1]).toEqual(entry('planner', 400));
+    expect(m.figures.map((f) => [f.model, f.value])).toEqual([['grounder', 0.7], ['planner', 0.98]]);
+    // Other weights than the manifest describes (another size): the entry is the measurement's own.
+    const other = { ...measured, models: [{ ...entry('grounder', 0), bytes: 11 }] };
+    expect(remeasuredManifest(both, other).models[0]).toEqual({ ...entry('grounder', 0), bytes: 11 });
+    expect(remeasuredManifest(null, measured)).toEqual(measured);
   });
 });
 

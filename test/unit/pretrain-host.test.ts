@@ -89,6 +89,23 @@ describe('pretrain host', () => {
     expect(etas[50]).toBeNull(); // first step of a stage: no pace yet
   });
 
+  it('hands weights to measure to their recipe, and refuses weights of a model not asked for', async () => {
+    const given: (number[] | undefined)[] = [];
+    const measuring: BaseRecipe = async (o) => {
+      given.push(o.from && Array.from(o.from));
+      return recipe('grounder', 0)(o);
+    };
+    const host = createPretrainHost({ paint: async () => () => new Float32Array(0), backend: () => 'wasm', recipes: { grounder: measuring, planner: recipe('planner', 1) } });
+    const weights = btoa(String.fromCharCode(7, 8, 9));
+    await expect(host.start({ preset: 'tiny', seed: 1, models: ['planner'], scale: 1, measure: { grounder: weights } })).rejects.toThrow(/measure may only hold weights of the listed models/);
+    await host.start({ preset: 'tiny', seed: 1, models: ['grounder'], scale: 1, measure: { grounder: weights } });
+    for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
+    expect(host.status().state).toBe('done');
+    await host.start({ preset: 'tiny', seed: 1, models: ['grounder'], scale: 1 });
+    for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
+    expect(given).toEqual([[7, 8, 9], undefined]);
+  });
+
   it('reports a failing recipe with its message', async () => {
     const host = createPretrainHost({
       paint: async () => () => new Float32Array(0),
