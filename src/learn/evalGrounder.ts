@@ -100,7 +100,11 @@ export interface EvalGrounderOptions {
   paint?: (screen: Screen) => Float32Array;
   /** Forward batch size (default 16). Batches are padded to it so shapes repeat. */
   batchSize?: number;
+  /** Awaited after each batch with the items done so far (for progress, and to let a worker read its messages). */
+  onBatch?: BatchHook;
 }
+
+export type BatchHook = (done: number, total: number) => void | Promise<void>;
 
 export async function evalGrounder(
   params: ParamMap,
@@ -148,6 +152,7 @@ export async function evalGrounder(
       tally(res.bySplit, item.split, hit);
       res.points.push({ point, hit });
     });
+    await opts.onBatch?.(start + chunk.length, items.length);
   }
   res.accuracy = res.n ? res.hits / res.n : 0;
   res.meanReward = res.n ? rewardSum / res.n : 0;

@@ -25,7 +25,8 @@ import { cellLabels, glyphLabels, LETTER_CLASSES, type CellLabels } from '../wor
 import type { Glyph } from '../world/render/painter';
 import type { RefStyle, Screen } from '../world/types';
 import { REF_STYLES } from '../world/types';
-import { evalGrounder, type GroundingItem } from './evalGrounder';
+import { evalGrounder, type BatchHook, type GroundingItem } from './evalGrounder';
+import { eventTurn } from './eventTurn';
 import { Random } from './random';
 import type { Paint } from './stepCheck';
 
@@ -65,6 +66,8 @@ export interface ReadingProbeOptions {
   which?: 'sites' | 'all';
   paint?: Paint;
   batchSize?: number;
+  /** Screens read plus items grounded so far, of the total; the probe also yields to the event loop after each batch so that a worker stays responsive. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 function argmaxRows(values: Float32Array, rows: number, k: number): Int32Array {
@@ -78,7 +81,7 @@ function argmaxRows(values: Float32Array, rows: number, k: number): Int32Array {
 }
 
 /** Per-cell reading figures of a set of screens. */
-export async function probeReading(params: ParamMap, cfg: GrounderConfig, screens: readonly Screen[], paint: Paint = syntheticScreenImage, batchSize = 8): Promise<ReadingFigures> {
+export async function probeReading(params: ParamMap, cfg: GrounderConfig, screens: readonly Screen[], paint: Paint = syntheticScreenImage, batchSize = 8, onBatch?: BatchHook): Promise<ReadingFigures> {
   const acc = { cells: 0, roleAllHits: 0, roleN: 0, roleHits: 0, iconN: 0, iconHits: 0, colorN: 0, colorHits: 0, tp: 0, fp: 0, fn: 0 };
   const glyph = { n: 0, hits: 0, blankN: 0, blankHits: 0 };
   for (let start = 0; start < screens.length; start += batchSize) {
@@ -147,6 +150,7 @@ export async function probeReading(params: ParamMap, cfg: GrounderConfig, screen
         }
       }
     });
+    await onBatch?.(start + chunk.length, screens.length);
   }
   const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
   return {
@@ -219,13 +223,18 @@ export function styleFigures(items: ProbeSet['items'], hits: readonly boolean[])
 export async function readingProbe(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer, opts: ReadingProbeOptions): Promise<ReadingProbeResult> {
   const paint = opts.paint ?? syntheticScreenImage;
   const set = probeSet(opts.seed, opts.screens ?? 60, opts.perStyle ?? 40, opts.which ?? 'sites');
-  const reading = await probeReading(params, cfg, set.screens, paint, opts.batchSize);
+  const total = set.screens.length + set.items.length;
+  const step = (offset: number): BatchHook => async (done) => {
+    opts.onProgress?.(offset + done, total);
+    await eventTurn();
+  };
+  const reading = await probeReading(params, cfg, set.screens, paint, opts.batchSize, step(0));
   const ev = await evalGrounder(
     params,
     cfg,
     tok,
     set.items.map((x) => x.item),
-    { paint, batchSize: opts.batchSize },
+    { paint, batchSize: opts.batchSize, onBatch: step(set.screens.length) },
   );
   return { screens: set.screens.length, reading, ...styleFigures(set.items, ev.points.map((p) => p.hit)) };
 }

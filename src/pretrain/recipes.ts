@@ -35,9 +35,13 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, paint, f
   try {
     const steps = from ? 0 : scaled(GROUNDER_STEPS[preset], scale);
     if (!from) await pretrainGrounder(params, cfg, tok, { seed, steps, paint }, (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }));
-    onProgress({ stage: 'held-out probe', step: 0, steps: 1, loss: null });
-    const probe = await readingProbe(params, cfg, tok, { seed: PROBE_SEED, screens: PROBE_SCREENS, perStyle: PROBE_PER_STYLE, paint });
-    onProgress({ stage: 'held-out probe', step: 1, steps: 1, loss: null });
+    const probe = await readingProbe(params, cfg, tok, {
+      seed: PROBE_SEED,
+      screens: PROBE_SCREENS,
+      perStyle: PROBE_PER_STYLE,
+      paint,
+      onProgress: (step, steps) => onProgress({ stage: 'held-out probe', step, steps, loss: null }),
+    });
     const figures: BaseFigure[] = [];
     for (const style of REF_STYLES) {
       const g = probe.grounding[style];

@@ -162,8 +162,14 @@ describe('grounder reading and shared screens (tiny, WASM)', () => {
       expect(x.chance).toBeCloseTo(1 / (s?.targets.length ?? 0), 9);
     }
     const before = tf.memory().numTensors;
-    const r = await readingProbe(params, cfg, tok, { seed: 11, screens: 8, perStyle: 2 });
+    const progress: [number, number][] = [];
+    const r = await readingProbe(params, cfg, tok, { seed: 11, screens: 8, perStyle: 2, batchSize: 4, onProgress: (done, total) => progress.push([done, total]) });
     expect(tf.memory().numTensors).toBe(before);
+    // Two batches of screens, then the items four at a time, counted together.
+    const total = 8 + items.length;
+    expect(progress.slice(0, 2)).toEqual([[4, total], [8, total]]);
+    expect(progress.at(-1)).toEqual([total, total]);
+    expect(progress.every(([d], i) => i === 0 || d > progress[i - 1][0])).toBe(true);
     expect(r.screens).toBe(8);
     expect(r.reading.cells).toBeGreaterThan(8 * 300);
     const { glyphs, ...cellFigures } = r.reading;
