@@ -76,6 +76,11 @@ export interface BaseModelEntry {
   measuredOn?: string;
 }
 
+/** An entry with the run that made it spelled out, from its manifest where the entry does not say. */
+function withProvenance(from: BaseManifest, m: BaseModelEntry): BaseModelEntry {
+  return { seed: from.seed, backend: from.backend, scale: from.scale, createdAt: from.createdAt, ...m };
+}
+
 /**
  * The manifest after a run that trained some of a preset's models: the new
  * run's entries and figures, plus the earlier manifest's for the models it
@@ -84,10 +89,9 @@ export interface BaseModelEntry {
 export function mergeManifests(earlier: BaseManifest | null, next: BaseManifest): BaseManifest {
   if (!earlier || earlier.preset !== next.preset) return next;
   const fresh = new Set(next.models.map((m) => m.model));
-  const provenance = (m: BaseModelEntry): BaseModelEntry => ({ seed: earlier.seed, backend: earlier.backend, scale: earlier.scale, createdAt: earlier.createdAt, ...m });
   return {
     ...next,
-    models: [...next.models, ...earlier.models.filter((m) => !fresh.has(m.model)).map(provenance)],
+    models: [...next.models, ...earlier.models.filter((m) => !fresh.has(m.model)).map((m) => withProvenance(earlier, m))],
     figures: [...next.figures, ...earlier.figures.filter((f) => !fresh.has(f.model))],
   };
 }
@@ -106,7 +110,7 @@ export function remeasuredManifest(earlier: BaseManifest | null, next: BaseManif
     const now = measured.get(m.model);
     if (!now) return m;
     if (now.bytes !== m.bytes) return now;
-    return { seed: earlier.seed, backend: earlier.backend, scale: earlier.scale, createdAt: earlier.createdAt, ...m, measuredAt: next.createdAt, measuredOn: next.backend };
+    return { ...withProvenance(earlier, m), measuredAt: next.createdAt, measuredOn: next.backend };
   };
   const known = new Set(earlier.models.map((m) => m.model));
   return {
