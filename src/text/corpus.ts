@@ -6,7 +6,7 @@
  * scripts/build-vocab.ts turns this into src/text/vocab.json.
  */
 import { Random, hashString } from '../learn/random';
-import { describeScreen } from '../world/describe';
+import { describeScreenVerbose as describeScreen } from '../world/describe';
 import { act, createWorld, screenOf } from '../world/env';
 import { makeTask, oracle } from '../world/tasks';
 import { TRAINING_TEMPLATES } from '../world/suites';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { act, createWorld, layoutOf, screenOf, type WorldState } from '../../src/world/env';
 import { centerOf, hitTest } from '../../src/world/hit';
-import { describeScreen } from '../../src/world/describe';
+import { describeScreen, describeScreenVerbose, ROLE_TOKENS } from '../../src/world/describe';
+import { defaultTokenizer } from '../../src/text/vocab';
 import { APPS } from '../../src/world/apps';
 import { TEMPLATES, makeTask, oracle, templateById } from '../../src/world/tasks';
 import type { MailState } from '../../src/world/apps/mail';
@@ -196,12 +197,17 @@ describe('apps and screens', () => {
     const screen = screenOf(s);
     const text = describeScreen(screen);
     const lines = text.split('\n');
-    expect(lines.length).toBe(screen.elements.length);
+    // A caption that only repeats a labelled element's name is left out; every other element has its line.
+    const repeats = screen.elements.filter((e) => e.role === 'text' && screen.elements.some((f) => f !== e && ['text-field', 'search-box', 'dropdown', 'slider', 'switch'].includes(f.role) && (f.label ?? f.text) === e.text));
+    expect(lines.length).toBe(screen.elements.length - repeats.length);
+    expect(describeScreenVerbose(screen).split('\n').length).toBe(screen.elements.length);
     expect(lines).toContain(`switch "Wi-Fi" ${settings(s).wifi ? 'checked' : 'unchecked'}`);
-    expect(lines).toContain('list-item "Display"');
+    expect(lines).toContain('item "Display"');
+    // Every role is one token of the shared vocabulary at the start of a line.
+    for (const [role, word] of Object.entries(ROLE_TOKENS)) expect(defaultTokenizer().encode(`\n${word}`), role).toHaveLength(2);
     expect(text).not.toMatch(/\d+,\s*\d+/);
     expect(describeScreen(screenOf(s))).toBe(text);
     const compose = describeScreen(screenOf(act(click(createWorld(task('mail.compose')), 'compose'), { type: 'TYPE', text: 'Hi', ...centerOf(el(click(createWorld(task('mail.compose')), 'compose'), 'subject').box) })));
-    expect(compose).toContain('text-field "Subject" focused value="Hi"');
+    expect(compose).toContain('field "Subject" focused value="Hi"');
   });
 });
