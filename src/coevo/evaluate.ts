@@ -42,7 +42,7 @@
  *   text cells, and the glyph reader's top-1.
  */
 import { plannerDecode } from '../models/planner';
-import { promptIds, parseCompletion, type PlannerPromptParts } from '../models/plannerData';
+import { promptMatrix, parseCompletion, type PlannerPromptParts } from '../models/plannerData';
 import * as tf from '../models/tf';
 import { groundingItems } from '../learn/evalGrounder';
 import { probeReading, styleFigures, type ProbeSet, type ReadingFigures, type StyleFigures } from '../learn/readingProbe';
@@ -424,12 +424,10 @@ export function decodeRows(n: number, batch: number): number {
  * shapes few and reused.
  */
 export async function decodeInstructions(planner: PlannerModel, tok: Tokenizer, parts: readonly PlannerPromptParts[], batch: number): Promise<string[]> {
-  const pl = planner.cfg.promptLength;
   const out: string[] = [];
   for (const part of chunks(parts, batch)) {
     const rows = decodeRows(part.length, batch);
-    const ids = new Int32Array(rows * pl);
-    for (let i = 0; i < rows; i++) ids.set(promptIds(tok, part[Math.min(i, part.length - 1)], pl), i * pl);
+    const { ids, length: pl } = promptMatrix(tok, planner.cfg, Array.from({ length: rows }, (_, i) => part[Math.min(i, part.length - 1)]));
     const prompt = tf.tensor2d(ids, [rows, pl], 'int32');
     try {
       const dec = await plannerDecode(planner.params, planner.cfg, prompt, { temperature: 0 });

@@ -20,13 +20,16 @@ import type { Tokenizer } from '../text/tokenizer';
 import type { Instruction } from '../world/types';
 import { normText, resolveRef } from '../world/verifier';
 import { groundWithPool, type PoolGrounder } from './plannerGrounderPool';
+import { screenConstraints } from './plannerConstraint';
 import { plannerPrompts, planTruth, type PlannerState } from './plannerStates';
 import type { Random } from './random';
 import { instructionValue, planReward, type PlanReward, type PlanRewardOptions } from './rewards';
 
 export interface DecodedState {
   tokens: number[]; // generated ids, eos last
-  logProbs: number[]; // per generated token, temperature 1
+  logProbs: number[]; // per generated token, temperature 1 (renormalised over what the constraint allowed, when constrained)
+  /** Per generated token, what the grammar constraint allowed (constrained decoding only). */
+  allowed?: Uint8Array[];
   reasoning?: string;
   instruction: string;
 }
@@ -41,25 +44,25 @@ export async function decodeStates(
   cfg: PlannerConfig,
   tok: Tokenizer,
   states: readonly PlannerState[],
-  opts: { temperature: number; rng?: Random; repeat?: number; batchSize?: number },
+  opts: { temperature: number; rng?: Random; repeat?: number; batchSize?: number; constrained?: boolean; cot?: boolean },
 ): Promise<DecodedState[]> {
   const repeat = opts.repeat ?? 1;
   const size = opts.batchSize ?? 16;
-  const prompts = plannerPrompts(tok, cfg, states);
   const rows = states.length * repeat;
-  const pl = cfg.promptLength;
   const out: DecodedState[] = [];
   for (let start = 0; start < rows; start += size) {
     const n = Math.min(size, rows - start);
-    const ids = new Int32Array(size * pl);
-    for (let i = 0; i < size; i++) {
-      const s = Math.floor((start + Math.min(i, n - 1)) / repeat);
-      ids.set(prompts.subarray(s * pl, (s + 1) * pl), i * pl);
-    }
+    const rowState = (i: number) => Math.floor((start + Math.min(i, n - 1)) / repeat);
+    const chunk = Array.from({ length: size }, (_, i) => states[rowState(i)]);
+    // Each chunk is padded to its own bucket: short screens do not pay for the longest.
+    const { ids, length: pl } = plannerPrompts(tok, cfg, chunk);
     const prompt = tf.tensor2d(ids, [size, pl], 'int32');
-    const dec = await plannerDecode(p, cfg, prompt, { temperature: opts.temperature, rng: opts.rng });
-    prompt.dispose();
-    for (let i = 0; i < n; i++) out.push({ tokens: dec.tokens[i], logProbs: dec.logProbs[i], ...parseCompletion(tok, dec.tokens[i]) });
+    const constraints = opts.constrained ? screenConstraints(tok, chunk.map((s) => ({ screen: s.screen, goal: s.parts.goal })), { cot: opts.cot }) : undefined;
+    const dec = await plannerDecode(p, cfg, prompt, { temperature: opts.temperature, rng: opts.rng, constraints }).finally(() => prompt.dispose());
+    for (let i = 0; i < n; i++) {
+      const allowed = dec.allowed?.[i];
+      out.push({ tokens: dec.tokens[i], logProbs: dec.logProbs[i], ...(allowed ? { allowed } : {}), ...parseCompletion(tok, dec.tokens[i]) });
+    }
   }
   return out;
 }
@@ -125,6 +128,8 @@ export interface EvalPlannerOptions {
   reward?: PlanRewardOptions;
   lora?: Lora;
   batchSize?: number;
+  /** Grammar-constrained decoding (text/instructionConstraint.ts). */
+  constrained?: boolean;
 }
 
 /** Greedy evaluation of the planner on `states` (see the file comment for each measure). */
@@ -141,7 +146,7 @@ export async function evalPlanner(
   const weights = lora ? tf.tidy(() => ({ ...loraParams(p, lora) })) : p;
   let decoded: DecodedState[];
   try {
-    decoded = await decodeStates(weights, cfg, tok, states, { temperature: 0, batchSize: opts.batchSize });
+    decoded = await decodeStates(weights, cfg, tok, states, { temperature: 0, batchSize: opts.batchSize, constrained: opts.constrained });
   } finally {
     if (lora) for (const t of lora.targets) weights[t].dispose();
   }

@@ -16,7 +16,7 @@
  */
 import * as tf from '../models/tf';
 import { flatAdam } from '../models/flatAdam';
-import { plannerLogProbs, completionMask, type PlannerConfig } from '../models/planner';
+import { allowedMask, plannerLogProbs, completionMask, type PlannerConfig } from '../models/planner';
 import { loraParams, loraTrainables, type Lora } from '../models/lora';
 import { cloneParams, disposeParams, type ParamMap, type Params } from '../models/params';
 import { parseInstruction } from '../text/grammar';
@@ -49,6 +49,13 @@ export interface PlannerGrpoOptions {
   reference?: ParamMap;
   /** Rows per decoding forward (default: all G·B rows of a step at once). */
   decodeBatch?: number;
+  /**
+   * Grammar-constrained sampling (text/instructionConstraint.ts): the ratio
+   * and the KL then use log-probs renormalised over what the constraint
+   * allowed, at sampling and at training alike. Off: the plain softmax
+   * (the ablation); the format reward applies either way.
+   */
+  constrained?: boolean;
 }
 
 /** One sampled instruction as the UI shows it. */
@@ -92,7 +99,6 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
   const reference: ParamMap = opts.reference ?? (lora ? params : (ownReference as Params));
   const opt = flatAdam(opts.lr);
   const c = cfg.completionLength;
-  const pl = cfg.promptLength;
 
   return {
     trainable: vars.reduce((n, v) => n + v.size, 0),
@@ -104,7 +110,13 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
       const policy: ParamMap = lora ? tf.tidy(() => ({ ...loraParams(params, lora) })) : params;
       let decoded;
       try {
-        decoded = await decodeStates(policy, cfg, tok, states, { temperature: opts.temperature ?? SAMPLING_TEMPERATURE, rng: opts.rng, repeat: g, batchSize: opts.decodeBatch ?? n });
+        decoded = await decodeStates(policy, cfg, tok, states, {
+          temperature: opts.temperature ?? SAMPLING_TEMPERATURE,
+          rng: opts.rng,
+          repeat: g,
+          batchSize: opts.decodeBatch ?? n,
+          constrained: opts.constrained,
+        });
       } finally {
         if (lora) for (const t of lora.targets) policy[t].dispose();
       }
@@ -117,7 +129,7 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
       const rewards = decoded.map((d, i) => planReward(d.instruction, planTruth(states[Math.floor(i / g)]), groundings[i], opts.reward));
       const adv = groupAdvantages(rewards.map((r) => r.total), g);
 
-      const promptIds = plannerPrompts(tok, cfg, states);
+      const { ids: promptIds, length: pl } = plannerPrompts(tok, cfg, states);
       const prompt = new Int32Array(n * pl);
       const completion = new Int32Array(n * c).fill(SPECIAL.pad);
       const logpOld = new Float32Array(n * c);
@@ -134,13 +146,14 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
         const promptT = tf.tensor2d(prompt, [n, pl], 'int32');
         const completionT = tf.tensor2d(completion, [n, c], 'int32');
         const mask = completionMask(completionT);
-        const logpRef = plannerLogProbs(reference, cfg, promptT, completionT);
+        const renorm = opts.constrained ? allowedMask(decoded.map((d) => d.allowed ?? null), cfg) : undefined;
+        const logpRef = plannerLogProbs(reference, cfg, promptT, completionT, renorm);
         const inputs = { logpOld: tf.tensor2d(logpOld, [n, c]), logpRef, mask, advantages: tf.tensor1d(adv.advantages) };
         return applyStep(
           opt,
           vars,
           () => {
-            const logp = plannerLogProbs(lora ? loraParams(params, lora) : params, cfg, promptT, completionT);
+            const logp = plannerLogProbs(lora ? loraParams(params, lora) : params, cfg, promptT, completionT, renorm);
             const out = grpoLoss({ ...inputs, logp }, { beta: opts.beta ?? PLANNER_BETA, epsilon: opts.epsilon, aggregation: opts.aggregation });
             tf.dispose([kept.kl, kept.clip].filter((t): t is tf.Scalar => t !== undefined));
             kept.kl = tf.keep(out.kl);

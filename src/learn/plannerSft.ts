@@ -85,11 +85,12 @@ export function makePlannerSft(params: Params, cfg: PlannerConfig, opts: Planner
     trainable: vars.reduce((n, v) => n + v.size, 0),
     async step(batch) {
       const n = batch.examples.length;
-      if (batch.prompt.length !== n * cfg.promptLength || batch.completion.length !== n * cfg.completionLength) {
-        throw new Error(`plannerSft: batch of ${n} does not have [${n}, ${cfg.promptLength}] prompts and [${n}, ${cfg.completionLength}] completions`);
+      const pl = batch.promptLength;
+      if (pl > cfg.promptLength || batch.prompt.length !== n * pl || batch.completion.length !== n * cfg.completionLength) {
+        throw new Error(`plannerSft: batch of ${n} does not have [${n}, ≤ ${cfg.promptLength}] prompts and [${n}, ${cfg.completionLength}] completions`);
       }
       const loss = tf.tidy(() => {
-        const prompt = tf.tensor2d(batch.prompt, [n, cfg.promptLength], 'int32');
+        const prompt = tf.tensor2d(batch.prompt, [n, pl], 'int32');
         const completion = tf.tensor2d(batch.completion, [n, cfg.completionLength], 'int32');
         return applyStep(opt, vars, () => plannerSftLoss(lora ? loraParams(params, lora) : params, cfg, prompt, completion), opts.clipNorm);
       });

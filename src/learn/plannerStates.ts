@@ -16,7 +16,7 @@ import { act, createWorld, screenOf } from '../world/env';
 import { trainingTasks } from '../world/suites';
 import { oracle } from '../world/tasks';
 import type { OracleStep, Platform, Screen, Task } from '../world/types';
-import { completionIds, promptIds, type PlannerBatch, type PlannerExample, type PlannerPromptParts } from '../models/plannerData';
+import { completionIds, promptMatrix, type PlannerBatch, type PlannerExample, type PlannerPromptParts } from '../models/plannerData';
 import type { PlannerConfig } from '../models/planner';
 import type { PlanTruth } from './rewards';
 import type { Random } from './random';
@@ -113,20 +113,14 @@ export function toExample(s: PlannerState): PlannerExample {
  * `cot`) right-padded to C.
  */
 export function plannerSftBatch(tok: Tokenizer, cfg: PlannerConfig, states: readonly PlannerState[], cot = false): PlannerBatch {
-  const p = cfg.promptLength;
   const c = cfg.completionLength;
-  const prompt = new Int32Array(states.length * p);
+  const { ids: prompt, length } = promptMatrix(tok, cfg, states.map((s) => s.parts));
   const completion = new Int32Array(states.length * c);
-  states.forEach((s, i) => {
-    prompt.set(promptIds(tok, s.parts, p), i * p);
-    completion.set(completionIds(tok, s.instruction, c, cot ? cotReasoning(s) : undefined), i * c);
-  });
-  return { examples: states.map(toExample), prompt, completion };
+  states.forEach((s, i) => completion.set(completionIds(tok, s.instruction, c, cot ? cotReasoning(s) : undefined), i * c));
+  return { examples: states.map(toExample), promptLength: length, prompt, completion };
 }
 
-/** Prompt ids of states, [B, P] row-major. */
-export function plannerPrompts(tok: Tokenizer, cfg: PlannerConfig, states: readonly PlannerState[]): Int32Array {
-  const out = new Int32Array(states.length * cfg.promptLength);
-  states.forEach((s, i) => out.set(promptIds(tok, s.parts, cfg.promptLength), i * cfg.promptLength));
-  return out;
+/** Prompt ids of states, [B, L] row-major, L their bucket (promptMatrix). */
+export function plannerPrompts(tok: Tokenizer, cfg: PlannerConfig, states: readonly PlannerState[]): { ids: Int32Array; length: number } {
+  return promptMatrix(tok, cfg, states.map((s) => s.parts));
 }

@@ -9,6 +9,11 @@
  * the last prompt token at P-1 for every row, so position P-1's logits
  * predict the first completion token in every row.
  *
+ * A batch's prompts may be padded to any length L ≤ P (plannerData's
+ * buckets): positions are counted back from the prompt's end, so the
+ * prompt's tokens take the position embeddings P-L … P-1 whatever L is, and
+ * the same prompt gives the same logits padded to 192 or to 512.
+ *
  * Completion format (plannerData.ts builds it): the instruction text then
  * <eos>; for CoT-SFT, `<think> short reasoning </think> instruction <eos>`.
  */
@@ -21,6 +26,7 @@ import { matMul, transposedTimes } from './fastops';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
 import { softmax } from './rowOps';
 import { sampleIndex } from './grounder';
+import type { RowConstraint } from '../text/instructionConstraint';
 
 export interface PlannerConfig {
   model: 'planner';
@@ -73,14 +79,26 @@ function tokenEmbedding(p: ParamMap, ids: tf.Tensor2D): tf.Tensor3D {
   return lookupRows(table) as tf.Tensor3D;
 }
 
-/** Final hidden states [B, S, d] of a whole sequence [B, S] (S ≤ P + C). */
-function plannerHidden(p: ParamMap, cfg: PlannerConfig, seq: tf.Tensor2D): tf.Tensor3D {
+/** Position embeddings [length, d] of the positions P − promptTokens … (see the file comment). */
+function positions(p: ParamMap, cfg: PlannerConfig, promptTokens: number, length: number): tf.Tensor {
+  const start = cfg.promptLength - promptTokens;
+  if (start < 0 || start + length > cfg.promptLength + cfg.completionLength) {
+    throw new Error(`planner: ${length} positions from prompt length ${promptTokens} do not fit P = ${cfg.promptLength}, C = ${cfg.completionLength}`);
+  }
+  return tf.slice(get(p, 'pos'), [start, 0], [length, cfg.dim]);
+}
+
+/**
+ * Final hidden states [B, S, d] of a whole sequence [B, S] = prompt [B, L]
+ * then completion [B, C'] (S = L + C'; `promptTokens` = L, by default S − C).
+ */
+function plannerHidden(p: ParamMap, cfg: PlannerConfig, seq: tf.Tensor2D, promptTokens = seq.shape[1] - cfg.completionLength): tf.Tensor3D {
   const s = seq.shape[1];
   const valid = tf.notEqual(seq, tf.scalar(SPECIAL.pad, 'int32'));
   // Pads after a real token are never attended by the positions that matter (causal), so
   // masking every pad key is safe; it is what hides the prompt's left padding.
   const mask = tf.add(causalMask(s), keyPaddingMask(valid));
-  let x = addToEach(tokenEmbedding(p, seq), tf.slice(get(p, 'pos'), [0, 0], [s, cfg.dim]));
+  let x = addToEach(tokenEmbedding(p, seq), positions(p, cfg, promptTokens, s));
   for (let i = 0; i < cfg.layers; i++) x = block(p, `blocks.${i}`, x, cfg.heads, mask);
   return layerNorm(p, 'ln_f', x) as tf.Tensor3D;
 }
@@ -103,14 +121,15 @@ export function plannerForward(p: ParamMap, cfg: PlannerConfig, seq: tf.Tensor2D
  * prompt [B, P] (left-padded), completion [B, C] (right-padded) → [B, C].
  * Positions holding SPECIAL.pad are returned too; mask them with completionMask.
  */
-export function plannerLogProbs(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D): tf.Tensor2D {
+export function plannerLogProbs(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D, mask?: tf.Tensor3D): tf.Tensor2D {
   const [b, pl] = prompt.shape;
   const c = completion.shape[1];
-  const h = plannerHidden(p, cfg, tf.concat([prompt, completion], 1) as tf.Tensor2D);
+  const h = plannerHidden(p, cfg, tf.concat([prompt, completion], 1) as tf.Tensor2D, pl);
   // Only the C positions that predict the completion go through the (large) output matMul.
   const predicting = unembed(p, cfg, tf.slice(h, [0, pl - 1, 0], [b, c, cfg.dim]));
   const oh = oneHotFloat(completion, cfg.vocabSize);
-  return tf.sum(tf.mul(tf.logSoftmax(predicting), oh), 2) as tf.Tensor2D;
+  // Under a decoding constraint, the distribution renormalised over what it allowed (allowedMask).
+  return tf.sum(tf.mul(tf.logSoftmax(mask ? tf.add(predicting, mask) : predicting), oh), 2) as tf.Tensor2D;
 }
 
 /** A run of positions whose next token is predicted: positions start … start + length − 1. */
@@ -154,11 +173,20 @@ export interface DecodeOptions {
   rng?: Random;
   /** Tokens that may never be produced (e.g. pad, bos, sep). */
   banned?: readonly number[];
+  /**
+   * Per row, the grammar constraint (text/instructionConstraint.ts): only
+   * the tokens it allows are drawn, from the distribution renormalised over
+   * them, and log-probs are taken under that same renormalised
+   * distribution, as GRPO's training pass recomputes it (`allowedMask`).
+   */
+  constraints?: readonly (RowConstraint | null)[];
 }
 
 export interface Decoded {
   tokens: number[][]; // per row, up to and including eos (no padding)
   logProbs: number[][]; // per generated token, under temperature 1 (the policy GRPO trains)
+  /** Per row and generated token, the allowed set it was drawn from (only for constrained rows). */
+  allowed?: (Uint8Array[] | null)[];
 }
 
 /** [B, T, d] → [B·heads, T, d/heads], as layers.ts's attention splits them. */
@@ -203,7 +231,7 @@ function prefill(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D): { logits
     const dh = cfg.dim / h;
     const promptMask = keyPaddingMask(tf.notEqual(prompt, tf.scalar(SPECIAL.pad, 'int32')));
     const mask = tf.add(causalMask(pl), promptMask);
-    let x: tf.Tensor = tf.add(tokenEmbedding(p, prompt), tf.slice(get(p, 'pos'), [0, 0], [pl, cfg.dim]));
+    let x: tf.Tensor = tf.add(tokenEmbedding(p, prompt), positions(p, cfg, pl, pl));
     const promptK: tf.Tensor3D[] = [];
     const promptV: tf.Tensor3D[] = [];
     for (let i = 0; i < cfg.layers; i++) {
@@ -228,18 +256,18 @@ function prefill(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D): { logits
 }
 
 /**
- * One new token per row, `ids` [B, 1] at position `pos`, attending to the
+ * One new token per row, `ids` [B, 1] at completion position `t`, attending to the
  * cached prompt and earlier generated tokens plus itself: its logits [B, V]
  * and the generated keys/values grown by one position (the old ones are the
  * caller's to dispose).
  */
-function extend(p: ParamMap, cfg: PlannerConfig, cache: KvCache, ids: tf.Tensor2D, pos: number): { logits: tf.Tensor2D; genK: tf.Tensor3D[]; genV: tf.Tensor3D[] } {
+function extend(p: ParamMap, cfg: PlannerConfig, cache: KvCache, ids: tf.Tensor2D, t: number): { logits: tf.Tensor2D; genK: tf.Tensor3D[]; genV: tf.Tensor3D[] } {
   return tf.tidy(() => {
     const b = ids.shape[0];
     const h = cfg.heads;
     const dh = cfg.dim / h;
     const pl = cache.promptK[0].shape[1];
-    let x: tf.Tensor = tf.add(tokenEmbedding(p, ids), tf.slice(get(p, 'pos'), [pos, 0], [1, cfg.dim]));
+    let x: tf.Tensor = tf.add(tokenEmbedding(p, ids), tf.slice(get(p, 'pos'), [cfg.promptLength + t, 0], [1, cfg.dim]));
     const genK: tf.Tensor3D[] = [];
     const genV: tf.Tensor3D[] = [];
     for (let i = 0; i < cfg.layers; i++) {
@@ -278,7 +306,7 @@ function extend(p: ParamMap, cfg: PlannerConfig, cache: KvCache, ids: tf.Tensor2
  * eos fed in) so shapes stay batched; their outputs are ignored.
  */
 export async function plannerDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, opts: DecodeOptions): Promise<Decoded> {
-  const [b, pl] = prompt.shape;
+  const b = prompt.shape[0];
   const c = cfg.completionLength;
   if (opts.temperature > 0 && !opts.rng) throw new Error('plannerDecode: sampling needs an rng');
   if (cfg.dim % cfg.heads !== 0) throw new Error(`plannerDecode: dim ${cfg.dim} is not a multiple of heads ${cfg.heads}`);
@@ -288,6 +316,10 @@ export async function plannerDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.
   const banned = new Uint8Array(cfg.vocabSize);
   for (const id of [SPECIAL.pad, SPECIAL.bos, SPECIAL.sep, ...(opts.banned ?? [])]) banned[id] = 1;
   const scratch = new Float64Array(cfg.vocabSize);
+  const constraints = opts.constraints;
+  if (constraints && constraints.length !== b) throw new Error(`plannerDecode: ${constraints.length} constraints for ${b} rows`);
+  const allowed: (Uint8Array[] | null)[] = Array.from({ length: b }, (_, r) => (constraints?.[r] ? [] : null));
+  const rowBanned = new Uint8Array(cfg.vocabSize);
   const first = prefill(p, cfg, prompt);
   const cache = first.cache;
   let logits: tf.Tensor2D = first.logits;
@@ -298,22 +330,32 @@ export async function plannerDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.
       for (let r = 0; r < b; r++) {
         if (done[r]) continue;
         const row = values.subarray(r * cfg.vocabSize, (r + 1) * cfg.vocabSize);
-        const { best, logZ } = rowStats(row, banned, 1);
+        let ban = banned;
+        const rc = constraints?.[r];
+        if (rc) {
+          // The grammar leaves room for eos in the last slot, so it never has to be forced there.
+          const ok = rc.allowed(gen[r], c);
+          (allowed[r] as Uint8Array[]).push(ok);
+          for (let i = 0; i < ok.length; i++) rowBanned[i] = banned[i] || !ok[i] ? 1 : 0;
+          if (rowBanned.every(Boolean)) throw new Error(`plannerDecode: the constraint allows no token after ${gen[r].length} tokens in row ${r}`);
+          ban = rowBanned;
+        }
+        const { best, logZ } = rowStats(row, ban, 1);
         let id = best;
         if (opts.temperature > 0) {
-          const hot = rowStats(row, banned, opts.temperature);
-          for (let i = 0; i < row.length; i++) scratch[i] = banned[i] ? 0 : Math.exp(row[i] / opts.temperature - hot.logZ);
+          const hot = rowStats(row, ban, opts.temperature);
+          for (let i = 0; i < row.length; i++) scratch[i] = ban[i] ? 0 : Math.exp(row[i] / opts.temperature - hot.logZ);
           id = sampleIndex(opts.rng as Random, scratch);
         }
         // The last slot must hold eos so every completion is terminated.
         if (t === c - 1) id = SPECIAL.eos;
         gen[r].push(id);
-        lps[r].push(banned[id] ? -Infinity : row[id] - logZ);
+        lps[r].push(ban[id] ? -Infinity : row[id] - logZ);
         if (id === SPECIAL.eos) done[r] = true;
       }
       if (t === c - 1 || done.every(Boolean)) break;
       const ids = tf.tensor2d(gen.map((g) => g[g.length - 1]), [b, 1], 'int32');
-      const next = extend(p, cfg, cache, ids, pl + t);
+      const next = extend(p, cfg, cache, ids, t);
       ids.dispose();
       tf.dispose([...cache.genK, ...cache.genV].filter((x): x is tf.Tensor3D => x !== null));
       cache.genK = next.genK;
@@ -324,7 +366,26 @@ export async function plannerDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.
     if (!logits.isDisposed) logits.dispose();
     disposeCache(cache);
   }
-  return { tokens: gen, logProbs: lps };
+  return { tokens: gen, logProbs: lps, ...(constraints ? { allowed } : {}) };
+}
+
+/**
+ * The additive mask [B, C, V] that renormalises log-probs over what a
+ * constrained decode allowed (0 allowed, −1e9 not): rows without a
+ * constraint, and positions after a row's eos, allow everything.
+ */
+export function allowedMask(allowed: readonly (readonly Uint8Array[] | null)[], cfg: PlannerConfig): tf.Tensor3D {
+  const v = cfg.vocabSize;
+  const c = cfg.completionLength;
+  const out = new Float32Array(allowed.length * c * v);
+  allowed.forEach((steps, r) => {
+    if (!steps) return;
+    steps.forEach((ok, t) => {
+      const base = (r * c + t) * v;
+      for (let i = 0; i < v; i++) if (!ok[i]) out[base + i] = -1e9;
+    });
+  });
+  return tf.tensor3d(out, [allowed.length, c, v]);
 }
 
 /**

@@ -25,14 +25,57 @@ export interface PlannerPromptParts {
   history: readonly string[]; // earlier instructions, oldest first
 }
 
+/**
+ * Earlier instructions the prompt keeps, newest last: the screen shows what
+ * older steps did (typed values, checked boxes, the page reached), and a
+ * ten-step history cost up to 105 tokens.
+ */
+export const HISTORY_WINDOW = 4;
+
+/** The prompt's pieces as token ids, before any cut or padding. */
+function promptPieces(tok: Tokenizer, parts: PlannerPromptParts): { goal: number[]; screen: number[]; history: number[] } {
+  return { goal: tok.encode(parts.goal), screen: tok.encode(parts.screen), history: tok.encode(parts.history.slice(-HISTORY_WINDOW).join('\n')) };
+}
+
+/** Tokens the whole prompt takes (bos, three seps, goal, screen, history), uncut. */
+export function promptTokenCount(tok: Tokenizer, parts: PlannerPromptParts): number {
+  const { goal, screen, history } = promptPieces(tok, parts);
+  return 4 + goal.length + screen.length + history.length;
+}
+
+/** True when promptIds would cut the screen description to fit `length`. */
+export function promptCut(tok: Tokenizer, parts: PlannerPromptParts, length: number): boolean {
+  return promptTokenCount(tok, parts) > length;
+}
+
 export function promptIds(tok: Tokenizer, parts: PlannerPromptParts, length: number): number[] {
-  const goal = tok.encode(parts.goal);
-  const history = tok.encode(parts.history.join('\n'));
-  let screen = tok.encode(parts.screen);
+  const { goal, history } = promptPieces(tok, parts);
+  let { screen } = promptPieces(tok, parts);
   const fixed = 4 + goal.length + history.length;
   if (fixed + screen.length > length) screen = screen.slice(0, Math.max(0, length - fixed));
   const ids = [SPECIAL.bos, ...goal, SPECIAL.sep, ...screen, SPECIAL.sep, ...history, SPECIAL.sep];
   return padLeft(ids, length);
+}
+
+/**
+ * Lengths a batch's prompts are padded to: the smallest that holds every
+ * prompt of the batch (at most the preset's promptLength). Positions are
+ * counted back from the end of the prompt (planner.ts), so a prompt means
+ * the same padded to any bucket, and short screens do not pay for the
+ * longest one.
+ */
+export const PROMPT_BUCKETS: readonly number[] = [64, 96, 128, 192, 256, 320, 384, 448, 512];
+
+export function promptBucket(cfg: PlannerConfig, tokens: number): number {
+  return PROMPT_BUCKETS.find((b) => b >= tokens && b <= cfg.promptLength) ?? cfg.promptLength;
+}
+
+/** Prompts of `parts` as [B, L] row-major, L the bucket that holds the longest (cut to promptLength beyond it). */
+export function promptMatrix(tok: Tokenizer, cfg: PlannerConfig, parts: readonly PlannerPromptParts[]): { ids: Int32Array; length: number } {
+  const length = promptBucket(cfg, Math.max(0, ...parts.map((x) => promptTokenCount(tok, x))));
+  const ids = new Int32Array(parts.length * length);
+  parts.forEach((x, i) => ids.set(promptIds(tok, x, length), i * length));
+  return { ids, length };
 }
 
 export function completionIds(tok: Tokenizer, instruction: string, length: number, reasoning?: string): number[] {
@@ -62,7 +105,9 @@ export interface PlannerExample {
 
 export interface PlannerBatch {
   examples: PlannerExample[];
-  prompt: Int32Array; // [B, P]
+  /** L: the prompts' padded length (promptBucket), at most cfg.promptLength. */
+  promptLength: number;
+  prompt: Int32Array; // [B, L]
   completion: Int32Array; // [B, C]
 }
 
@@ -84,15 +129,11 @@ export function plannerExamples(rng: Random, size: number): PlannerExample[] {
 }
 
 export function plannerBatch(tok: Tokenizer, cfg: PlannerConfig, examples: readonly PlannerExample[]): PlannerBatch {
-  const p = cfg.promptLength;
   const c = cfg.completionLength;
-  const prompt = new Int32Array(examples.length * p);
+  const { ids: prompt, length } = promptMatrix(tok, cfg, examples.map((e) => e.parts));
   const completion = new Int32Array(examples.length * c);
-  examples.forEach((e, i) => {
-    prompt.set(promptIds(tok, e.parts, p), i * p);
-    completion.set(completionIds(tok, e.instruction, c), i * c);
-  });
-  return { examples: [...examples], prompt, completion };
+  examples.forEach((e, i) => completion.set(completionIds(tok, e.instruction, c), i * c));
+  return { examples: [...examples], promptLength: length, prompt, completion };
 }
 
 /** A tiny real-world batch for tests and examples: `size` steps of training tasks. */
@@ -103,7 +144,7 @@ export function plannerExampleBatch(tok: Tokenizer, cfg: PlannerConfig, size: nu
 export function plannerTensors(b: PlannerBatch, cfg: PlannerConfig): { prompt: tf.Tensor2D; completion: tf.Tensor2D } {
   const n = b.examples.length;
   return {
-    prompt: tf.tensor2d(b.prompt, [n, cfg.promptLength], 'int32'),
+    prompt: tf.tensor2d(b.prompt, [n, b.promptLength], 'int32'),
     completion: tf.tensor2d(b.completion, [n, cfg.completionLength], 'int32'),
   };
 }

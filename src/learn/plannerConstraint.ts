@@ -1,0 +1,30 @@
+/**
+ * What the grammar constraint (text/instructionConstraint.ts) may quote on a
+ * state: the texts the screen shows and the goal, and, for the function
+ * style, what the screen's elements are for.
+ */
+import { rowConstraint, type ConstraintSource, type RowConstraint } from '../text/instructionConstraint';
+import type { Tokenizer } from '../text/tokenizer';
+import type { Screen } from '../world/types';
+
+export function constraintSource(screen: Screen, goal: string): ConstraintSource {
+  const texts: string[] = [];
+  const purposes: string[] = [];
+  for (const e of screen.elements) {
+    for (const t of [e.text, e.label, e.state.value]) if (t !== undefined) texts.push(t);
+    if (e.purpose) purposes.push(e.purpose);
+  }
+  return { goal, screenTexts: texts, purposes };
+}
+
+/** One constraint per (screen, goal), shared by the rows that decode it (a GRPO group). */
+export function screenConstraints(tok: Tokenizer, items: readonly { screen: Screen; goal: string }[], opts: { cot?: boolean } = {}): RowConstraint[] {
+  const made = new Map<object, RowConstraint>();
+  return items.map(({ screen, goal }) => {
+    const key = made.get(screen);
+    if (key) return key;
+    const c = rowConstraint(tok, constraintSource(screen, goal), opts);
+    made.set(screen, c);
+    return c;
+  });
+}

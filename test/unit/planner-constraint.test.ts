@@ -1,0 +1,149 @@
+/**
+ * Grammar-constrained decoding (text/instructionConstraint.ts):
+ * - 10,000 random walks over what the constraint allows, on states of
+ *   every split (training and held out), always end in an instruction that
+ *   parses within the completion length, and every quoted span in it is a
+ *   text of the screen or a span of the goal;
+ * - the oracle's own canonical instructions are allowed token by token
+ *   wherever their quoted texts are on the screen or in the goal;
+ * - a random planner decoding under the constraint at T = 0.9 only writes
+ *   instructions that parse, and the log-probs GRPO's training pass
+ *   recomputes (renormalised with allowedMask) equal the sampled ones.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as tf from '../../src/models/tf';
+import '@tensorflow/tfjs-backend-wasm';
+import { Random } from '../../src/learn/random';
+import { parseInstruction } from '../../src/text/grammar';
+import { SPECIAL } from '../../src/text/tokenizer';
+import { defaultTokenizer } from '../../src/text/vocab';
+import { goalSpans, rowConstraint } from '../../src/text/instructionConstraint';
+import { constraintSource } from '../../src/learn/plannerConstraint';
+import { plannerStatesOf, trainingPlannerStates, type PlannerState } from '../../src/learn/plannerStates';
+import { decodeStates } from '../../src/learn/evalPlanner';
+import { allowedMask, completionMask, initPlanner, plannerLogProbs, type PlannerConfig } from '../../src/models/planner';
+import { plannerPrompts } from '../../src/learn/plannerStates';
+import { disposeParams } from '../../src/models/params';
+import { buildSuites } from '../../src/world/suites';
+
+beforeAll(async () => {
+  await tf.setBackend('wasm');
+  await tf.ready();
+});
+
+const tok = defaultTokenizer();
+const C = 48;
+
+function statesOfEverySplit(): PlannerState[] {
+  const suites = buildSuites(4242, { webPerSplit: 40, mobile: 40, groundingPerSplit: 0 });
+  return [
+    ...trainingPlannerStates(new Random(3), 150),
+    ...plannerStatesOf(suites.web['cross-task'], 120),
+    ...plannerStatesOf(suites.web['cross-site'], 120),
+    ...plannerStatesOf(suites.web['cross-domain'], 120),
+    ...plannerStatesOf(suites.mobile, 120),
+  ];
+}
+
+const quotedSpans = (text: string) => [...text.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
+
+function onScreenOrInGoal(s: PlannerState, span: string): boolean {
+  const src = constraintSource(s.screen, s.parts.goal);
+  return src.screenTexts.includes(span) || goalSpans(s.parts.goal).includes(span);
+}
+
+describe('grammar-constrained planner decoding', () => {
+  const states = statesOfEverySplit();
+
+  it('10,000 random walks over the allowed tokens all parse and quote only the screen or the goal', () => {
+    const rng = new Random(7);
+    let walks = 0;
+    let quoted = 0;
+    const styles = new Set<string>();
+    const constraints = states.map((s) => rowConstraint(tok, constraintSource(s.screen, s.parts.goal)));
+    for (; walks < 10_000; walks++) {
+      const s = states[walks % states.length];
+      const rc = constraints[walks % states.length];
+      const ids: number[] = [];
+      for (let t = 0; t < C; t++) {
+        const ok = rc.allowed(ids, C);
+        const choices: number[] = [];
+        ok.forEach((v, i) => v && choices.push(i));
+        expect(choices.length, `no token allowed after ${JSON.stringify(tok.decode(ids))}`).toBeGreaterThan(0);
+        // Half the walks favour eos when it is allowed, half never pick it early: both ends of the length range.
+        const id = ok[SPECIAL.eos] && (walks % 2 === 0 ? rng.chance(0.3) : t === C - 1) ? SPECIAL.eos : rng.pick(choices.filter((i) => i !== SPECIAL.eos).length > 0 ? choices.filter((i) => i !== SPECIAL.eos) : choices);
+        ids.push(id);
+        if (id === SPECIAL.eos) break;
+      }
+      expect(ids[ids.length - 1]).toBe(SPECIAL.eos);
+      expect(ids.length).toBeLessThanOrEqual(C);
+      const text = tok.decode(ids);
+      const parsed = parseInstruction(text);
+      expect(parsed, text).not.toBeNull();
+      if (parsed?.ref) styles.add(parsed.ref.style);
+      for (const span of quotedSpans(text)) {
+        quoted++;
+        expect(onScreenOrInGoal(s, span), `${span} | ${s.parts.goal}`).toBe(true);
+      }
+    }
+    expect(walks).toBe(10_000);
+    expect(quoted).toBeGreaterThan(1000);
+    expect([...styles].sort()).toEqual(['color', 'function', 'icon', 'position', 'relation', 'text']);
+  }, 300_000);
+
+  it("allows the oracle's canonical instruction wherever its quoted texts are on the screen or in the goal", () => {
+    let checked = 0;
+    let skipped = 0;
+    for (const s of states) {
+      if (!quotedSpans(s.instruction).every((q) => onScreenOrInGoal(s, q))) {
+        skipped++;
+        continue;
+      }
+      const rc = rowConstraint(tok, constraintSource(s.screen, s.parts.goal));
+      const ids = [...tok.encode(s.instruction), SPECIAL.eos];
+      ids.forEach((id, t) => expect(rc.allowed(ids.slice(0, t), C)[id], `${s.instruction} at ${t}`).toBe(1));
+      checked++;
+    }
+    console.log(`oracle instructions allowed: ${checked}; quoting a text neither on the screen nor in the goal: ${skipped}`);
+    expect(checked).toBeGreaterThan(states.length * 0.9);
+  }, 120_000);
+
+  it('a random planner samples only parsing instructions, and training recomputes the sampled log-probs', async () => {
+    const cfg: PlannerConfig = { model: 'planner', vocabSize: tok.size, promptLength: 512, completionLength: C, dim: 16, heads: 2, layers: 1 };
+    const params = initPlanner(new Random(5), cfg);
+    const batch = states.filter((_, i) => i % 25 === 0).slice(0, 12);
+    try {
+      const decoded = await decodeStates(params, cfg, tok, batch, { temperature: 0.9, rng: new Random(11), repeat: 2, batchSize: 24, constrained: true });
+      for (const d of decoded) expect(parseInstruction(d.instruction), d.instruction).not.toBeNull();
+      const n = decoded.length;
+      const { ids, length: pl } = plannerPrompts(tok, cfg, batch);
+      const prompt = new Int32Array(n * pl);
+      const completion = new Int32Array(n * C);
+      decoded.forEach((d, i) => {
+        const s = Math.floor(i / 2);
+        prompt.set(ids.subarray(s * pl, (s + 1) * pl), i * pl);
+        completion.set(d.tokens, i * C);
+      });
+      const [lp, mask] = tf.tidy(() => {
+        const comp = tf.tensor2d(completion, [n, C], 'int32');
+        return [plannerLogProbs(params, cfg, tf.tensor2d(prompt, [n, pl], 'int32'), comp, allowedMask(decoded.map((d) => d.allowed ?? null), cfg)), completionMask(comp)];
+      });
+      const [lpv, mv] = [await lp.data(), await mask.data()];
+      tf.dispose([lp, mask]);
+      let worst = 0;
+      let compared = 0;
+      decoded.forEach((d, i) =>
+        d.logProbs.forEach((v, t) => {
+          expect(mv[i * C + t]).toBe(1);
+          worst = Math.max(worst, Math.abs(v - lpv[i * C + t]));
+          compared++;
+        }),
+      );
+      console.log(`log-probs compared: ${compared}, largest difference ${worst.toExponential(2)}`);
+      expect(compared).toBeGreaterThan(n * 3);
+      expect(worst).toBeLessThan(1e-5);
+    } finally {
+      disposeParams(params);
+    }
+  }, 120_000);
+});
