@@ -10,7 +10,8 @@
  */
 import { printInstruction } from '../text/grammar';
 import type { Tokenizer } from '../text/tokenizer';
-import { completionIds, promptIds, type PlannerBatch } from '../models/plannerData';
+import { plannerBatch, type PlannerBatch, type PlannerExample } from '../models/plannerData';
+import { relabel } from './relabel';
 import type { PlannerConfig } from '../models/planner';
 import { plannerStatesOfTask, toExample, type PlannerState } from '../learn/plannerStates';
 import type { Random } from '../learn/random';
@@ -62,17 +63,20 @@ export function writtenInstruction(s: PlannerState, rng: Random, canonicalShare 
   return s.instruction;
 }
 
-/** A pretraining batch: prompts as SFT has them, completions written by writeInstruction. */
-export function plannerPretrainBatch(tok: Tokenizer, cfg: PlannerConfig, states: readonly PlannerState[], rng: Random, canonicalShare = 0.25): PlannerBatch {
-  const p = cfg.promptLength;
-  const c = cfg.completionLength;
-  const prompt = new Int32Array(states.length * p);
-  const completion = new Int32Array(states.length * c);
-  const examples = states.map((s, i) => {
-    const instruction = writtenInstruction(s, rng, canonicalShare);
-    prompt.set(promptIds(tok, s.parts, p), i * p);
-    completion.set(completionIds(tok, instruction, c), i * c);
-    return { ...toExample(s), instruction };
+/**
+ * Examples of `states` with `instruction(s)` as the step to write, a share
+ * `relabelShare` of them relabelled (relabel.ts) after the instruction is
+ * written, so screen, goal, history and instruction change together.
+ */
+export function relabelledExamples(states: readonly PlannerState[], instruction: (s: PlannerState) => string, rng: Random, relabelShare = 0): PlannerExample[] {
+  return states.map((s) => {
+    const ex = { ...toExample(s), instruction: instruction(s) };
+    if (relabelShare <= 0 || !rng.chance(relabelShare)) return ex;
+    return { ...ex, ...relabel(ex.parts, ex.instruction, rng) };
   });
-  return { examples, prompt, completion };
+}
+
+/** A pretraining batch: prompts as SFT has them, completions written by writeInstruction (a share relabelled). */
+export function plannerPretrainBatch(tok: Tokenizer, cfg: PlannerConfig, states: readonly PlannerState[], rng: Random, canonicalShare = 0.25, relabelShare = 0): PlannerBatch {
+  return plannerBatch(tok, cfg, relabelledExamples(states, (s) => writtenInstruction(s, rng, canonicalShare), rng, relabelShare));
 }
