@@ -85,7 +85,7 @@ export async function agentStep(input: AgentStepInput): Promise<AgentStepResult>
     instruction = truth.instruction;
   } else {
     const parts = { goal: task.goal, screen: describeScreen(screen), history: taken.map((s) => s.instruction) };
-    [instruction] = await decodeInstructions(input.planner, tok, [parts], 1);
+    [instruction] = await decodeInstructions(input.planner, tok, [{ parts, screen }], 1, { constrained: true });
   }
 
   const parsed = parseInstruction(instruction);

@@ -77,6 +77,8 @@ export interface CoevoConfig {
   lora: LoraSettings;
   /** false: the ablation where the grounder never receives distilled data. */
   coevo: boolean;
+  /** Grammar-constrained planner decoding (quoted spans copied whole from the screen and the goal); false: the ablation. */
+  plannerConstraint: boolean;
   writerErrorRate: number;
 }
 
@@ -173,6 +175,7 @@ const FIELD_SPECS: { readonly [P in ConfigPath]: readonly [FieldSpec, string] } 
   pointReward: [choice(['dense', 'sparse']), 'grounder GRPO reward: dense distance decay or hit only'],
   'lora.enabled': [bool, 'train low-rank adapters instead of all weights'],
   'lora.rank': [int(1, 64), 'LoRA rank'],
+  plannerConstraint: [bool, 'planner decodes only instructions that parse, quoting the screen and the goal'],
   'lora.alpha': [num(0, 1024, true), 'LoRA scale α (the update is scaled by α / rank)'],
   coevo: [bool, 'false: the grounder never receives distilled data (ablation)'],
   writerErrorRate: [num(0, 0.5), 'share of seed instructions the writers get wrong on purpose'],
@@ -289,6 +292,9 @@ function checkPool(v: unknown): RewardPoolEntry[] {
  * never passes silently. Returns a fresh copy; throws a ConfigError naming
  * the first bad field, its allowed values and the value given.
  */
+/** Fields added after runs were stored, with the behaviour those runs had. */
+const ADDED_LATER = { plannerConstraint: false } as const;
+
 export function validateConfig(c: unknown): CoevoConfig {
   if (!isPlainObject(c)) throw new ConfigError('', `A run config must be an object with the fields ${TOP_LEVEL.join(', ')}; got ${show(c)}`);
   for (const k of Object.keys(c)) if (!TOP_LEVEL.includes(k)) unknownField(k, TOP_LEVEL, 'a run config');
@@ -301,7 +307,9 @@ export function validateConfig(c: unknown): CoevoConfig {
   for (const p of PATHS) {
     const [spec] = FIELD_SPECS[p];
     const [head, leaf] = p.split('.');
-    const v = leaf === undefined ? c[head] : (c[head] as Record<string, unknown>)[leaf];
+    const given = leaf === undefined ? c[head] : (c[head] as Record<string, unknown>)[leaf];
+    // A run stored before a field existed ran as that field's value in ADDED_LATER says.
+    const v = given === undefined && p in ADDED_LATER ? ADDED_LATER[p as keyof typeof ADDED_LATER] : given;
     const checked = spec.kind === 'pool' ? checkPool(v) : checkScalar(p, spec, v);
     if (leaf === undefined) out[head] = checked;
     else out[head] = { ...(out[head] as Record<string, unknown> | undefined), [leaf]: checked };
@@ -368,6 +376,7 @@ export function defaultConfig(preset: PresetName, seed: number): CoevoConfig {
     lora: { enabled: false, rank: 4, alpha: 8 },
     coevo: true,
     writerErrorRate: 0.15,
+    plannerConstraint: true,
   });
 }
 

@@ -48,6 +48,7 @@ import { groundingItems } from '../learn/evalGrounder';
 import { probeReading, styleFigures, type ProbeSet, type ReadingFigures, type StyleFigures } from '../learn/readingProbe';
 import type { Paint } from '../learn/stepCheck';
 import { neuralPoolGrounder } from '../learn/plannerGrounderPool';
+import { screenConstraints } from '../learn/plannerConstraint';
 import { plannerStatesOfTask, type PlannerState } from '../learn/plannerStates';
 import { insideBox, instructionValue, tokenF1, VALUE_ACTIONS, type Point } from '../learn/rewards';
 import { parseInstruction } from '../text/grammar';
@@ -415,6 +416,12 @@ export function decodeRows(n: number, batch: number): number {
   return Math.min(batch, 2 ** Math.ceil(Math.log2(Math.max(1, n))));
 }
 
+/** What the planner reads for one step, and the screen it is on (what a constraint may quote). */
+export interface PlanItem {
+  parts: PlannerPromptParts;
+  screen: Screen;
+}
+
 /**
  * Greedy instruction texts for prompt parts, at most `batch` rows per
  * decode. A short chunk (the last one, or a round of few live episodes) is
@@ -423,14 +430,16 @@ export function decodeRows(n: number, batch: number): number {
  * batch would multiply the cost, while power-of-two buckets keep the
  * shapes few and reused.
  */
-export async function decodeInstructions(planner: PlannerModel, tok: Tokenizer, parts: readonly PlannerPromptParts[], batch: number): Promise<string[]> {
+export async function decodeInstructions(planner: PlannerModel, tok: Tokenizer, items: readonly PlanItem[], batch: number, opts: { constrained?: boolean } = {}): Promise<string[]> {
   const out: string[] = [];
-  for (const part of chunks(parts, batch)) {
+  for (const part of chunks(items, batch)) {
     const rows = decodeRows(part.length, batch);
-    const { ids, length: pl } = promptMatrix(tok, planner.cfg, Array.from({ length: rows }, (_, i) => part[Math.min(i, part.length - 1)]));
+    const chunk = Array.from({ length: rows }, (_, i) => part[Math.min(i, part.length - 1)]);
+    const { ids, length: pl } = promptMatrix(tok, planner.cfg, chunk.map((x) => x.parts));
     const prompt = tf.tensor2d(ids, [rows, pl], 'int32');
+    const constraints = opts.constrained ? screenConstraints(tok, chunk.map((x) => ({ screen: x.screen, goal: x.parts.goal }))) : undefined;
     try {
-      const dec = await plannerDecode(planner.params, planner.cfg, prompt, { temperature: 0 });
+      const dec = await plannerDecode(planner.params, planner.cfg, prompt, { temperature: 0, constraints });
       for (let i = 0; i < part.length; i++) out.push(parseCompletion(tok, dec.tokens[i]).instruction);
     } finally {
       prompt.dispose();
@@ -447,6 +456,8 @@ export interface NeuralAgentOptions {
   paint: Paint;
   /** Rows per forward (default 16); batches are padded to it. */
   batch?: number;
+  /** Grammar-constrained planner decoding (config plannerConstraint). */
+  constrained?: boolean;
 }
 
 /** The planner (greedy decoding of goal + screen description + history) and the grounder (greedy cell) as one Agent. */
@@ -454,7 +465,14 @@ export function neuralAgent(o: NeuralAgentOptions): Agent {
   const batch = o.batch ?? 16;
   const pool = neuralPoolGrounder(o.grounder.params, o.grounder.cfg, o.tok, { paint: o.paint, batchSize: batch });
   return {
-    plan: (qs) => decodeInstructions(o.planner, o.tok, qs.map((q) => ({ goal: q.task.goal, screen: describeScreen(q.screen), history: q.history })), batch),
+    plan: (qs) =>
+      decodeInstructions(
+        o.planner,
+        o.tok,
+        qs.map((q) => ({ parts: { goal: q.task.goal, screen: describeScreen(q.screen), history: q.history }, screen: q.screen })),
+        batch,
+        { constrained: o.constrained },
+      ),
     ground: async (qs) => (await pool.ground(qs)).map((a) => a.point),
     read: (screens) => probeReading(o.grounder.params, o.grounder.cfg, screens, o.paint, batch),
   };

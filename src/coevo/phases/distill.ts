@@ -50,6 +50,7 @@ export async function distillPhase(ctx: PhaseContext): Promise<PhaseOutput> {
       repeat: DISTILL_SAMPLES_PER_STATE,
       // A short last batch pads only to the next power of two: decoding costs a forward per token per row.
       batchSize: decodeRows(part.length * DISTILL_SAMPLES_PER_STATE, DECODE_BATCH),
+      constrained: config.plannerConstraint,
     });
     decoded.forEach((d, i) => sampled.push({ state: part[Math.floor(i / DISTILL_SAMPLES_PER_STATE)], text: d.instruction }));
     progress(sampled.length);

@@ -29,6 +29,7 @@ export async function evaluatePhase(ctx: PhaseContext): Promise<PhaseOutput> {
     tok: state.tok,
     paint: ctx.paint,
     batch: EVAL_BATCH,
+    constrained: ctx.config.plannerConstraint,
   });
   const { metrics } = await evaluateAgent(gatedAgent(agent, ctx.gate), state.suites(), {
     sizes: evaluationSizes(ctx.config.evalSize),

@@ -84,6 +84,7 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
         clipNorm: PLANNER_CLIP_NORM,
         lora,
         reference: lora ? undefined : previous,
+        constrained: config.plannerConstraint,
       });
       try {
         for (let step = 0; step < steps; step++) {
