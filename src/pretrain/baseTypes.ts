@@ -24,6 +24,23 @@ export interface PretrainOptions {
    * after a change to how the model uses them.
    */
   measure?: Partial<Record<BaseModelName, string>>;
+  /** Training steps between two resumable checkpoints, per model (0 or absent: none). */
+  checkpointEvery?: Partial<Record<BaseModelName, number>>;
+  /** Base64 resume files (`npm run pretrain --resume`) to continue from, per model; the others start afresh. */
+  resume?: Partial<Record<BaseModelName, string>>;
+}
+
+/** A model's latest resumable checkpoint, as the job hands it to `npm run pretrain` to keep. */
+export interface PretrainCheckpointFile {
+  model: BaseModelName;
+  /** Where it is kept in the output folder (resumeFileName). */
+  name: string;
+  stage: string;
+  step: number;
+  steps: number;
+  /** Counts the job's checkpoints from 1: a larger one is newer. */
+  seq: number;
+  base64: string;
 }
 
 export interface PretrainStatus {
@@ -36,6 +53,8 @@ export interface PretrainStatus {
   /** At the pace of the current stage; null before its first step. */
   etaMs: number | null;
   error?: string;
+  /** How many checkpoints the job has handed out so far; when it grows, pretrainCheckpoints has a newer one. */
+  checkpoints?: number;
 }
 
 /** One figure a base model reached on held-out data, with the chance level where one exists. */
@@ -46,6 +65,9 @@ export interface BaseFigure {
   chance?: number;
   /** How many held-out items the figure is over. */
   n?: number;
+  /** Wilson 95% interval of a rate over n items. */
+  low?: number;
+  high?: number;
 }
 
 /** The shipped description of a preset's base models (written beside them as <preset>-base.json). */
