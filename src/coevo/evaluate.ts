@@ -34,6 +34,10 @@
  * - grounding (ScreenSpot): the point for the query's instruction lies inside
  *   the true box (the same greedy point and test as learn/evalGrounder).
  * - online: share of episodes whose goal predicate holds (evaluateOnline.ts).
+ * - planner, per web split and mobile: the planner's text alone on the same
+ *   states and greedy instructions (exact, type_accuracy, value_f1), its
+ *   sampled instructions (parse_sampled) and its cut prompts (prompts_cut);
+ *   definitions in plannerFigures.ts.
  * - styles and reading (the reading probe, learn/readingProbe.ts; only
  *   with a probe set): grounding accuracy of the probe's instructions by
  *   referring style (text, icon, position, relation, colour, function) on
@@ -42,7 +46,7 @@
  *   text cells, and the glyph reader's top-1.
  */
 import { plannerDecode } from '../models/planner';
-import { promptMatrix, parseCompletion, type PlannerPromptParts } from '../models/plannerData';
+import { promptCut, promptMatrix, parseCompletion, type PlannerPromptParts } from '../models/plannerData';
 import * as tf from '../models/tf';
 import { groundingItems } from '../learn/evalGrounder';
 import { probeReading, styleFigures, type ProbeSet, type ReadingFigures, type StyleFigures } from '../learn/readingProbe';
@@ -50,6 +54,7 @@ import type { Paint } from '../learn/stepCheck';
 import { neuralPoolGrounder } from '../learn/plannerGrounderPool';
 import { screenConstraints } from '../learn/plannerConstraint';
 import { plannerStatesOfTask, type PlannerState } from '../learn/plannerStates';
+import type { Random } from '../learn/random';
 import { insideBox, instructionValue, tokenF1, VALUE_ACTIONS, type Point } from '../learn/rewards';
 import { parseInstruction } from '../text/grammar';
 import type { Tokenizer } from '../text/tokenizer';
@@ -57,7 +62,8 @@ import { describeScreen } from '../world/describe';
 import type { GroundingSplit, Suites, WebSplit } from '../world/suites';
 import type { ActionType, Box, Instruction, Screen, Task } from '../world/types';
 import { REF_STYLES } from '../world/types';
-import { needsPoint, runEpisodes, type Agent, type EpisodeResult, type GroundQuery } from './evaluateOnline';
+import { needsPoint, runEpisodes, type Agent, type EpisodeResult, type GroundQuery, type PlanQuery, type Sampling } from './evaluateOnline';
+import { plannerMetrics, scorePlannerStep, type PlannerSplit, type PlannerStepScore } from './plannerFigures';
 import type { SuiteMetrics } from './records';
 
 import type { GrounderModel, PlannerModel } from './pools';
@@ -249,6 +255,8 @@ interface StepRecord {
 
 export type WebStepDetail = StepRecord & WebStepScore;
 export type MobileStepDetail = StepRecord & MobileStepScore;
+/** A planned state as the planner figures saw it: `predicted` is the greedy text, `sampled` the sampled one (if any). */
+export type PlannerStepDetail = Omit<StepRecord, 'point'> & { sampled?: string } & PlannerStepScore;
 
 export interface GroundingDetail {
   taskId: string;
@@ -262,6 +270,7 @@ export interface EvaluationDetails {
   web: Record<WebSplit, WebStepDetail[]>;
   mobile: Record<MobileSplit, MobileStepDetail[]>;
   grounding: Record<GroundingSplit, GroundingDetail[]>;
+  planner: Record<PlannerSplit, PlannerStepDetail[]>;
   online: EpisodeResult[];
 }
 
@@ -288,7 +297,13 @@ export interface EvaluateAgentOptions {
   probe?: ProbeSet;
   /** Items per agent call (planner states, grounding queries); default 16. */
   batch?: number;
-  /** Work units: offline states planned, then scored, grounding queries, online episodes. */
+  /**
+   * The loop's sampling temperature and a seeded source, for one sampled
+   * instruction per planned state (planner/<split>/parse_sampled); without
+   * it, or from an agent that cannot sample, that key is left out.
+   */
+  sampling?: Sampling;
+  /** Work units: offline states planned (greedy, then sampled), then scored, grounding queries, online episodes. */
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -322,18 +337,29 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
   const planned: PlannerState[] = [...WEB_SPLITS.flatMap((s) => webStates[s].flat()), ...mobileStates];
   const probe = opts.probe ?? { screens: [], items: [] };
   const readScreens = agent.read && probe.screens.length ? probe.screens : [];
-  const total = 2 * planned.length + mobileStates.length + grounding.length + probe.items.length + readScreens.length + episodes.length;
+  const sampling = agent.sample ? opts.sampling : undefined;
+  const total = (sampling ? 3 : 2) * planned.length + mobileStates.length + grounding.length + probe.items.length + readScreens.length + episodes.length;
   let done = 0;
   const tick = (n: number) => {
     done += n;
     opts.onProgress?.(done, total);
   };
 
+  const query = (s: PlannerState): PlanQuery => ({ task: s.task, screen: s.screen, history: s.parts.history });
   const texts: string[] = [];
   for (const part of chunks(planned, batch)) {
-    texts.push(...(await agent.plan(part.map((s) => ({ task: s.task, screen: s.screen, history: s.parts.history })))));
+    texts.push(...(await agent.plan(part.map(query))));
     tick(part.length);
   }
+  // A pass of its own after the greedy one: the draws depend only on the states, the batch and the seed.
+  const sampled: string[] = [];
+  if (sampling && agent.sample) {
+    for (const part of chunks(planned, batch)) {
+      sampled.push(...(await agent.sample(part.map(query), sampling)));
+      tick(part.length);
+    }
+  }
+  const cut = agent.promptCut?.(planned.map(query));
 
   // One grounding pass over everything that needs a point: planned instructions
   // that act at a point, mobile `low` steps with a target, the grounding suite.
@@ -382,6 +408,15 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
     return { ...record(s, s.instruction, point), ...scoreMobileStep(s.instruction, point, s.step, s.screen) };
   });
   Object.assign(metrics, mobileMetrics('high', high), mobileMetrics('low', low));
+  // The planner alone, on the same states and greedy texts, in `planned` order (web splits, then mobile).
+  const plannerSplits: PlannerSplit[] = [...WEB_SPLITS, 'mobile'];
+  const splitOf: PlannerSplit[] = [...WEB_SPLITS.flatMap((split) => webStates[split].flat().map(() => split)), ...mobileStates.map((): PlannerSplit => 'mobile')];
+  const plannerDetails = Object.fromEntries(plannerSplits.map((split) => [split, [] as PlannerStepDetail[]])) as Record<PlannerSplit, PlannerStepDetail[]>;
+  planned.forEach((s, i) => {
+    const score = scorePlannerStep(s, texts[i], { sampled: sampled[i], promptCut: cut?.[i] });
+    plannerDetails[splitOf[i]].push({ taskId: s.task.id, stepIndex: s.stepIndex, truth: s.instruction, predicted: texts[i], ...(sampled[i] !== undefined ? { sampled: sampled[i] } : {}), ...score });
+  });
+  for (const split of plannerSplits) Object.assign(metrics, plannerMetrics(split, plannerDetails[split]));
   const groundingDetails = Object.fromEntries(GROUNDING_SPLITS.map((s) => [s, [] as GroundingDetail[]])) as Record<GroundingSplit, GroundingDetail[]>;
   grounding.forEach((g, j) => {
     const point = pointAt(groundingPoint[j]);
@@ -403,7 +438,7 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
 
   const online = await runEpisodes(agent, episodes, { maxSteps: sizes.onlineMaxSteps, onEpisode: () => tick(1) });
   Object.assign(metrics, onlineMetrics(online));
-  return { metrics, details: { web, mobile: { high, low }, grounding: groundingDetails, online } };
+  return { metrics, details: { web, mobile: { high, low }, grounding: groundingDetails, planner: plannerDetails, online } };
 }
 
 // ---------------------------------------------------------------------------
@@ -423,14 +458,21 @@ export interface PlanItem {
 }
 
 /**
- * Greedy instruction texts for prompt parts, at most `batch` rows per
- * decode. A short chunk (the last one, or a round of few live episodes) is
- * padded with copies of its last prompt to decodeRows rows: decoding costs
+ * Instruction texts for prompt parts, greedy unless a temperature and rng
+ * are given, at most `batch` rows per decode. A short chunk (the last one,
+ * or a round of few live episodes) is padded with copies of its last prompt
+ * to decodeRows rows (sampled rows draw from rng too): decoding costs
  * one full forward per token, so padding a handful of rows up to a large
  * batch would multiply the cost, while power-of-two buckets keep the
  * shapes few and reused.
  */
-export async function decodeInstructions(planner: PlannerModel, tok: Tokenizer, items: readonly PlanItem[], batch: number, opts: { constrained?: boolean } = {}): Promise<string[]> {
+export async function decodeInstructions(
+  planner: PlannerModel,
+  tok: Tokenizer,
+  items: readonly PlanItem[],
+  batch: number,
+  opts: { constrained?: boolean; temperature?: number; rng?: Random } = {},
+): Promise<string[]> {
   const out: string[] = [];
   for (const part of chunks(items, batch)) {
     const rows = decodeRows(part.length, batch);
@@ -439,7 +481,7 @@ export async function decodeInstructions(planner: PlannerModel, tok: Tokenizer, 
     const prompt = tf.tensor2d(ids, [rows, pl], 'int32');
     const constraints = opts.constrained ? screenConstraints(tok, chunk.map((x) => ({ screen: x.screen, goal: x.parts.goal }))) : undefined;
     try {
-      const dec = await plannerDecode(planner.params, planner.cfg, prompt, { temperature: 0, constraints });
+      const dec = await plannerDecode(planner.params, planner.cfg, prompt, { temperature: opts.temperature ?? 0, rng: opts.rng, constraints });
       for (let i = 0; i < part.length; i++) out.push(parseCompletion(tok, dec.tokens[i]).instruction);
     } finally {
       prompt.dispose();
@@ -460,19 +502,23 @@ export interface NeuralAgentOptions {
   constrained?: boolean;
 }
 
-/** The planner (greedy decoding of goal + screen description + history) and the grounder (greedy cell) as one Agent. */
+/** What the planner reads for a query: goal, screen description, history. */
+function planItem(q: PlanQuery): PlanItem {
+  return { parts: { goal: q.task.goal, screen: describeScreen(q.screen), history: q.history }, screen: q.screen };
+}
+
+/**
+ * The planner (greedy decoding of goal + screen description + history, or
+ * sampled under the same constraint) and the grounder (greedy cell) as one
+ * Agent.
+ */
 export function neuralAgent(o: NeuralAgentOptions): Agent {
   const batch = o.batch ?? 16;
   const pool = neuralPoolGrounder(o.grounder.params, o.grounder.cfg, o.tok, { paint: o.paint, batchSize: batch });
   return {
-    plan: (qs) =>
-      decodeInstructions(
-        o.planner,
-        o.tok,
-        qs.map((q) => ({ parts: { goal: q.task.goal, screen: describeScreen(q.screen), history: q.history }, screen: q.screen })),
-        batch,
-        { constrained: o.constrained },
-      ),
+    plan: (qs) => decodeInstructions(o.planner, o.tok, qs.map(planItem), batch, { constrained: o.constrained }),
+    sample: (qs, { temperature, rng }) => decodeInstructions(o.planner, o.tok, qs.map(planItem), batch, { constrained: o.constrained, temperature, rng }),
+    promptCut: (qs) => qs.map((q) => promptCut(o.tok, planItem(q).parts, o.planner.cfg.promptLength)),
     ground: async (qs) => (await pool.ground(qs)).map((a) => a.point),
     read: (screens) => probeReading(o.grounder.params, o.grounder.cfg, screens, o.paint, batch),
   };
@@ -482,10 +528,12 @@ export interface EvaluatePairOptions extends NeuralAgentOptions {
   suites: Suites;
   sizes?: EvaluationSizes;
   probe?: ProbeSet;
+  /** For planner/<split>/parse_sampled (EvaluateAgentOptions.sampling). */
+  sampling?: Sampling;
   onProgress?: (done: number, total: number) => void;
 }
 
 /** The evaluation phase for (πk, φk): every suite of METHOD.md §6 and online task success. Deterministic. */
 export async function evaluatePair(opts: EvaluatePairOptions): Promise<Evaluation> {
-  return evaluateAgent(neuralAgent(opts), opts.suites, { sizes: opts.sizes, batch: opts.batch, probe: opts.probe, onProgress: opts.onProgress });
+  return evaluateAgent(neuralAgent(opts), opts.suites, { sizes: opts.sizes, batch: opts.batch, probe: opts.probe, sampling: opts.sampling, onProgress: opts.onProgress });
 }

@@ -18,6 +18,7 @@ import { act, createWorld, screenOf, type WorldState } from '../world/env';
 import { goalReached, oracle } from '../world/tasks';
 import type { Action, Instruction, Platform, Screen, Task } from '../world/types';
 import type { Point } from '../learn/rewards';
+import type { Random } from '../learn/random';
 import type { ReadingFigures } from '../learn/readingProbe';
 
 /** One state the planner must write the next instruction for. */
@@ -34,9 +35,19 @@ export interface GroundQuery {
   instruction: string;
 }
 
+/** How to sample instead of decoding greedily: the temperature, and the seeded source every draw comes from. */
+export interface Sampling {
+  temperature: number;
+  rng: Random;
+}
+
 export interface Agent {
   /** The next instruction text for each query, in order. */
   plan(queries: readonly PlanQuery[]): Promise<string[]>;
+  /** One sampled instruction per query, as the loop's GRPO would draw it; agents that only plan greedily leave it out. */
+  sample?(queries: readonly PlanQuery[], sampling: Sampling): Promise<string[]>;
+  /** Whether each query's prompt had to be cut to fit the planner; agents without a prompt leave it out. */
+  promptCut?(queries: readonly PlanQuery[]): boolean[];
   /** A point (screen pixels) for each query, in order; null when it gives none. */
   ground(queries: readonly GroundQuery[]): Promise<(Point | null)[]>;
   /** What the grounder reads on each screen's cells, against the layout's labels (the reading probe); agents without a reader leave it out. */

@@ -26,6 +26,13 @@ export interface ReportMarkdownOptions {
 
 const DASH = '—';
 
+/**
+ * Suites charted one metric per chart, a line per split: the planner's own
+ * figures differ in kind (a match rate, an F1, a share of cut prompts), so
+ * all of them in one chart would be a tangle of twenty lines.
+ */
+const CHART_PER_METRIC = new Set(['planner']);
+
 export const formatFraction = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? DASH : v.toFixed(3));
 const formatSeconds = (v: number): string => (Number.isFinite(v) ? v.toFixed(1) : DASH);
 const formatValue = (v: number): string => (Number.isFinite(v) ? String(+v.toPrecision(4)) : DASH);
@@ -171,9 +178,20 @@ export function reportMarkdown(report: CoevoReport, options: ReportMarkdownOptio
       const header = ['metric', ...kHeader, ...(showDelta ? [`Δ k=${last.k} − k=${first.k}`] : [])];
       md.push(split ? `Split **${split}**:` : 'Metrics:', '', table(header, rows), '');
     }
-    // Colour by metric and dash by split, so a suite's many lines can be told apart and matched.
     const metricNames = unique(inSuite.map((k) => k.metric));
     const splitNames = unique(inSuite.map((k) => k.split));
+    if (CHART_PER_METRIC.has(suite)) {
+      for (const metric of metricNames) {
+        // Each split keeps its colour from chart to chart.
+        const series = inSuite
+          .filter((k) => k.metric === metric)
+          .map(({ key, split }) => ({ name: split || metric, x: ks, y: iterations.map((it) => it.metrics[key]), colour: splitNames.indexOf(split) }));
+        const chart = { title: `${suite}/${metric} per iteration`, xLabel: 'iteration k', yLabel: 'fraction', yMin: 0, yMax: 1, integerX: true };
+        md.push(addChart(`metrics-${suite}-${metric}`, `${suite} ${metric} per iteration, a line per split`, series, chart), '');
+      }
+      continue;
+    }
+    // Colour by metric and dash by split, so a suite's many lines can be told apart and matched.
     const styled = metricNames.length <= 7 && splitNames.length <= 4;
     const series = inSuite.map(({ key, split, metric }) => ({
       name: split ? `${split}/${metric}` : metric,

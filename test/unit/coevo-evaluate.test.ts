@@ -3,8 +3,10 @@
  * scoring), the whole suite pipeline with stub agents whose answers are
  * known (the oracle planner with a verifier grounder scores 1 everywhere;
  * the same planner with a grounder that always misses scores 0 on every
- * point metric and 1 on operation F1), and the tiny neural pair on WASM:
- * every key, values in [0, 1], no leaked tensors, the same numbers twice.
+ * point metric and 1 on operation F1), the planner's own figures (the
+ * oracle's text scores 1, garbage 0, sampled and cut prompts as the agent
+ * says), and the tiny neural pair on WASM: every key, values in [0, 1], no
+ * leaked tensors, the same numbers twice, sampling under the constraint.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
@@ -17,6 +19,7 @@ import {
   evaluateAgent,
   evaluatePair,
   mobileMetrics,
+  neuralAgent,
   onlineMetrics,
   scoreMobileStep,
   scoreWebStep,
@@ -24,7 +27,10 @@ import {
   webMetrics,
   type Evaluation,
 } from '../../src/coevo/evaluate';
-import { actionOf, runEpisodes, stepLimit, type Agent, type EpisodeResult } from '../../src/coevo/evaluateOnline';
+import { actionOf, runEpisodes, stepLimit, type Agent, type EpisodeResult, type PlanQuery, type Sampling } from '../../src/coevo/evaluateOnline';
+import { plannerStatesOfTask } from '../../src/learn/plannerStates';
+import { promptCut, promptTokenCount } from '../../src/models/plannerData';
+import { describeScreen } from '../../src/world/describe';
 import { verifierGrounder } from '../../src/learn/plannerGrounderPool';
 import { probeSet } from '../../src/learn/readingProbe';
 import { Random } from '../../src/learn/random';
@@ -35,7 +41,7 @@ import { grounderPreset, plannerPreset } from '../../src/models/presets';
 import { syntheticScreenImage } from '../../src/models/rasterize';
 import { parseInstruction, printInstruction } from '../../src/text/grammar';
 import { defaultTokenizer } from '../../src/text/vocab';
-import { buildSuites } from '../../src/world/suites';
+import { buildSuites, type Suites } from '../../src/world/suites';
 import { oracle } from '../../src/world/tasks';
 import { REF_STYLES, type Box } from '../../src/world/types';
 
@@ -178,8 +184,30 @@ function oracleAgent(ground: Agent['ground']): Agent {
 const verifier = verifierGrounder();
 const verifierGround: Agent['ground'] = async (qs) => (await verifier.ground(qs)).map((a) => a.point);
 
-function expectedKeys(): string[] {
+const PLANNER_SPLITS = [...WEB_SPLITS, 'mobile'] as const;
+
+/**
+ * planner/<split>/… keys: exact and type accuracy always, value F1 where the
+ * split has a step with a value, and the sampled and cut-prompt shares for
+ * agents that report them.
+ */
+function plannerKeys(suites: Suites, sizes: { webTasksPerSplit?: number; mobileTasks?: number }, has: { sampled?: boolean; cut?: boolean } = {}): string[] {
+  const states = (split: (typeof PLANNER_SPLITS)[number]) =>
+    (split === 'mobile' ? suites.mobile.slice(0, sizes.mobileTasks) : suites.web[split].slice(0, sizes.webTasksPerSplit)).flatMap(plannerStatesOfTask);
+  return PLANNER_SPLITS.flatMap((split) =>
+    [
+      'exact',
+      'type_accuracy',
+      ...(states(split).some((st) => st.step.value !== undefined) ? ['value_f1'] : []),
+      ...(has.sampled ? ['parse_sampled'] : []),
+      ...(has.cut ? ['prompts_cut'] : []),
+    ].map((m) => `planner/${split}/${m}`),
+  );
+}
+
+function expectedKeys(planner: string[]): string[] {
   return [
+    ...planner,
     ...[...WEB_SPLITS, 'all'].flatMap((s) => ['element_accuracy', 'operation_f1', 'step_success', 'task_success'].map((m) => `web/${s}/${m}`)),
     ...MOBILE_SPLITS.flatMap((s) => ['type_accuracy', 'grounding_accuracy', 'step_accuracy'].map((m) => `mobile/${s}/${m}`)),
     ...[...GROUNDING_SPLITS, 'all'].map((s) => `grounding/${s}/accuracy`),
@@ -199,7 +227,7 @@ describe('the suites with stub agents', () => {
   it('the oracle planner with a verifier grounder scores 1 on every metric, online included', async () => {
     const progress: [number, number][] = [];
     const e = await evaluateAgent(oracleAgent(verifierGround), suites, { batch: 4, sizes: { onlinePerPlatform: 2 }, onProgress: (d, t) => progress.push([d, t]) });
-    expect(Object.keys(e.metrics).sort()).toEqual(expectedKeys());
+    expect(Object.keys(e.metrics).sort()).toEqual(expectedKeys(plannerKeys(suites, {})));
     for (const [k, v] of Object.entries(e.metrics)) expect([k, v]).toEqual([k, 1]);
     expect(e.details.online).toHaveLength(4);
     expect(e.details.online.every((r) => r.end === 'goal' && r.instructions.length <= r.limit)).toBe(true);
@@ -226,6 +254,45 @@ describe('the suites with stub agents', () => {
     expect(e.metrics['online/all/task_success']).toBe(0);
     // Its clicks change nothing, so the planner runs out of oracle steps and says DONE before the goal.
     expect(e.details.online.every((r) => r.end === 'done' && !r.success)).toBe(true);
+  });
+
+  it('the planner alone: the oracle\'s text scores 1 with any grounder; sampled instructions and cut prompts are as the agent reports them', async () => {
+    const sampling: Sampling = { temperature: 0.9, rng: new Random(4) };
+    const calls: Sampling[] = [];
+    const base = oracleAgent(async (qs) => qs.map(() => null));
+    // Every second step's prompt "cut", so the share is known per split.
+    const cutAt = (q: PlanQuery) => q.history.length % 2 === 1;
+    const agent: Agent = { ...base, sample: async (qs, sm) => (calls.push(sm), base.plan(qs)), promptCut: (qs) => qs.map(cutAt) };
+    const e = await evaluateAgent(agent, suites, { batch: 4, sizes: { onlinePerPlatform: 1 }, sampling });
+    const plannerOnly = Object.keys(e.metrics).filter((k) => k.startsWith('planner/'));
+    expect(plannerOnly.sort()).toEqual(plannerKeys(suites, {}, { sampled: true, cut: true }).sort());
+    for (const split of PLANNER_SPLITS) {
+      for (const m of ['exact', 'type_accuracy', 'value_f1', 'parse_sampled']) if (`planner/${split}/${m}` in e.metrics) expect([split, m, e.metrics[`planner/${split}/${m}`]]).toEqual([split, m, 1]);
+      const d = e.details.planner[split];
+      expect(d.length).toBeGreaterThan(0);
+      expect(e.metrics[`planner/${split}/prompts_cut`]).toBeCloseTo(d.filter((x) => x.stepIndex % 2 === 1).length / d.length, 10);
+    }
+    // The planner splits hold the same states as the web splits and mobile `high`, with the same greedy texts.
+    for (const split of WEB_SPLITS) expect(e.details.planner[split].map((d) => d.predicted)).toEqual(e.details.web[split].map((d) => d.predicted));
+    expect(e.details.planner.mobile.map((d) => d.predicted)).toEqual(e.details.mobile.high.map((d) => d.predicted));
+    // One sampled call per chunk of planned states, each with the caller's temperature and seeded source.
+    const planned = PLANNER_SPLITS.reduce((n, split) => n + e.details.planner[split].length, 0);
+    expect(calls).toHaveLength(Math.ceil(planned / 4));
+    for (const c of calls) expect(c).toBe(sampling);
+
+    // Without a seeded source the agent is never asked to sample, and the key is left out rather than made up.
+    const unseeded = await evaluateAgent(agent, suites, { batch: 4, sizes: { onlinePerPlatform: 1 } });
+    expect(calls).toHaveLength(Math.ceil(planned / 4));
+    expect(Object.keys(unseeded.metrics).filter((k) => k.startsWith('planner/')).sort()).toEqual(plannerKeys(suites, {}, { cut: true }).sort());
+  });
+
+  it('a planner that writes garbage scores 0 on its own figures, its samples included', async () => {
+    const agent: Agent = { plan: async (qs) => qs.map(() => 'hello'), sample: async (qs) => qs.map(() => 'click click click'), ground: async (qs) => qs.map(() => null) };
+    const e = await evaluateAgent(agent, suites, { batch: 4, sizes: { onlinePerPlatform: 1, onlineMaxSteps: 1 }, sampling: { temperature: 0.9, rng: new Random(1) } });
+    const plannerOnly = Object.entries(e.metrics).filter(([k]) => k.startsWith('planner/'));
+    expect(plannerOnly.map(([k]) => k).sort()).toEqual(plannerKeys(suites, {}, { sampled: true }).sort());
+    for (const [k, v] of plannerOnly) expect([k, v]).toEqual([k, 0]);
+    expect(e.details.planner.mobile.every((d) => d.sampled === 'click click click' && d.sampledParsed === false)).toBe(true);
   });
 
   it('with a probe set: grounding by referring style, and what an agent that can read reads', async () => {
@@ -276,20 +343,26 @@ describe('evaluatePair (tiny preset, WASM, syntheticScreenImage)', () => {
     // Greedy decoding of an untrained planner never stops before the completion length, one full
     // forward per token: keep the planned states few (one task per split, one online round).
     const sizes = { webTasksPerSplit: 1, mobileTasks: 1, groundingPerSplit: 1, onlinePerPlatform: 1, onlineMaxSteps: 1 };
-    const run = () => evaluatePair({ planner, grounder, tok, paint: syntheticScreenImage, suites, sizes, batch: 8 });
+    // A fresh seeded source per run: the sampled instructions must come out the same twice.
+    const run = () => evaluatePair({ planner, grounder, tok, paint: syntheticScreenImage, suites, sizes, batch: 8, sampling: { temperature: 0.9, rng: new Random(7) } });
     const before = tf.memory().numTensors;
     const a: Evaluation = await run();
     const afterOne = tf.memory().numTensors;
     const b = await run();
     expect(tf.memory().numTensors).toBe(before);
     expect(afterOne).toBe(before);
-    expect(Object.keys(a.metrics).sort()).toEqual(expectedKeys());
+    expect(Object.keys(a.metrics).sort()).toEqual(expectedKeys(plannerKeys(suites, sizes, { sampled: true, cut: true })));
     for (const v of Object.values(a.metrics)) {
       expect(v).toBeGreaterThanOrEqual(0);
       expect(v).toBeLessThanOrEqual(1);
     }
     expect(b.metrics).toEqual(a.metrics);
     expect(b.details).toEqual(a.details);
+    const sampledParse = PLANNER_SPLITS.map((split) => {
+      const d = a.details.planner[split];
+      return d.filter((x) => parseInstruction(x.sampled ?? '') !== null).length / d.length;
+    });
+    expect(PLANNER_SPLITS.map((split) => a.metrics[`planner/${split}/parse_sampled`])).toEqual(sampledParse);
     // With the reading probe: every style, per-cell reading, and the glyph reader's top-1 (syntheticScreenImage reports its glyphs).
     const probed = await evaluatePair({ planner, grounder, tok, paint: syntheticScreenImage, suites, sizes, batch: 8, probe: probeSet(5, 2, 2) });
     const extra = Object.keys(probed.metrics).filter((k) => !(k in a.metrics)).sort();
@@ -298,6 +371,22 @@ describe('evaluatePair (tiny preset, WASM, syntheticScreenImage)', () => {
     // The low-level mode is given the true instruction: its action type is right by construction.
     expect(a.metrics['mobile/low/type_accuracy']).toBe(1);
     console.log('untrained tiny pair:', JSON.stringify(a.metrics));
+
+    // Sampling honours the agent's constraint: even an untrained planner, constrained, samples only instructions that parse.
+    const qs: PlanQuery[] = [...suites.web['cross-site'].slice(0, 1), ...suites.mobile.slice(0, 1)]
+      .flatMap(plannerStatesOfTask)
+      .map((st) => ({ task: st.task, screen: st.screen, history: st.parts.history }));
+    const constrained = neuralAgent({ planner, grounder, tok, paint: syntheticScreenImage, batch: 8, constrained: true });
+    const texts = await constrained.sample!(qs, { temperature: 0.9, rng: new Random(3) });
+    expect(texts).toHaveLength(qs.length);
+    for (const t of texts) expect(parseInstruction(t), t).not.toBeNull();
+    // Cut prompts: what promptCut says at the preset's prompt length; every one of them a token short of the shortest.
+    const parts = (q: PlanQuery) => ({ goal: q.task.goal, screen: describeScreen(q.screen), history: q.history });
+    expect(constrained.promptCut!(qs)).toEqual(qs.map((q) => promptCut(tok, parts(q), pcfg.promptLength)));
+    const shortest = Math.min(...qs.map((q) => promptTokenCount(tok, parts(q))));
+    const short = neuralAgent({ planner: { params: planner.params, cfg: { ...pcfg, promptLength: shortest - 1 } }, grounder, tok, paint: syntheticScreenImage });
+    expect(short.promptCut!(qs)).toEqual(qs.map(() => true));
+    expect(tf.memory().numTensors).toBe(before);
     disposeParams(planner.params);
     disposeParams(grounder.params);
   }, 120_000);

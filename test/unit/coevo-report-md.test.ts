@@ -307,6 +307,35 @@ describe('reportMarkdown', () => {
     for (const s of ['No config recorded.', 'No phase finished.', 'No iteration finished.', 'No metrics recorded.', 'No dataset recorded.', 'No curation recorded.', 'No training curves recorded.']) expect(r.markdown).toContain(s);
   });
 
+  it('tabulates the planner\'s own figures per split and charts each figure with a line per split', () => {
+    const splits = ['cross-task', 'cross-site', 'cross-domain', 'mobile'];
+    const figures = ['exact', 'type_accuracy', 'value_f1', 'parse_sampled', 'prompts_cut'];
+    const at = (k: number) => Object.fromEntries(splits.flatMap((split, i) => figures.map((m, j) => [`planner/${split}/${m}`, (k + i + j) / 16])));
+    const withPlanner: CoevoReport = {
+      ...REPORT,
+      iterations: REPORT.iterations.map((it) => ({ ...it, metrics: { ...it.metrics, ...at(it.k) } })),
+    };
+    const r = reportMarkdown(withPlanner);
+    const section = r.markdown.slice(r.markdown.indexOf('### planner'));
+    // planner/cross-site/exact is (k + 1 + 0) / 16 at k = 0, 1, 2.
+    expect(tableAfter(section, 'Split **cross-site**')).toContain('| exact | 0.063 | 0.125 | 0.188 | +0.125 |');
+    expect(tableAfter(section, 'Split **mobile**')).toContain('| prompts_cut | 0.438 | 0.500 | 0.563 | +0.125 |');
+    const planner = r.charts.filter((c) => c.path.startsWith('charts/metrics-planner'));
+    expect(planner.map((c) => c.path)).toEqual(figures.map((m) => `charts/metrics-planner-${m.replace('_', '-')}.svg`));
+    for (const c of planner) {
+      wellFormed(c.svg);
+      expect(elements(c.svg, 'path')).toHaveLength(splits.length);
+      for (const split of splits) expect(c.svg).toContain(`>${split}</text>`);
+      expect(r.markdown).toContain(`(${c.path})`);
+    }
+    // A split keeps its colour from chart to chart.
+    const strokes = (svg: string) => elements(svg, 'path').map((p) => /\sstroke="([^"]*)"/.exec(p)![1]);
+    expect(new Set(strokes(planner[0].svg)).size).toBe(splits.length);
+    for (const c of planner) expect(strokes(c.svg)).toEqual(strokes(planner[0].svg));
+    // The other suites' charts are as before.
+    expect(r.charts.map((c) => c.path)).toEqual(expect.arrayContaining(['charts/metrics-web.svg', 'charts/metrics-grounding.svg']));
+  });
+
   it('splits metric keys into suite, split and metric', () => {
     expect(splitMetricKey('web/cross-domain/step_success')).toEqual({ suite: 'web', split: 'cross-domain', metric: 'step_success' });
     expect(splitMetricKey('online/task_success')).toEqual({ suite: 'online', split: '', metric: 'task_success' });

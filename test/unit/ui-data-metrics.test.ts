@@ -41,6 +41,29 @@ describe('suite panels', () => {
     expect(panels[2].lines.map((l) => l.label)).toEqual(['role accuracy', 'letter f1']);
     expect(panels[3].title).toContain('glyph reader');
   });
+  it('the planner\'s own figures: a panel per figure with a line per split, after the mobile suite, each split one colour throughout', () => {
+    const splits = ['mobile', 'cross-domain', 'cross-task', 'cross-site'];
+    const figures = ['prompts_cut', 'value_f1', 'exact', 'parse_sampled', 'type_accuracy'];
+    // value_f1 is left out where a split has no step with a value.
+    const keys = [...splits.flatMap((sp) => figures.map((m) => `planner/${sp}/${m}`)).filter((k) => k !== 'planner/cross-task/value_f1'), 'mobile/high/step_accuracy', 'mobile/high/type_accuracy', 'grounding/web-text/accuracy'];
+    const panels = suitePanels(keys);
+    expect(panels.map((p) => p.id)).toEqual(['mobile/high', 'planner/exact', 'planner/type_accuracy', 'planner/value_f1', 'planner/parse_sampled', 'planner/prompts_cut', 'grounding']);
+    const planner = panels.filter((p) => p.suite === 'planner');
+    expect(planner[0].title).toBe('Planner alone: action type and target');
+    expect(planner[4].title).toBe('Planner alone: prompts cut to fit');
+    expect(planner[0].lines.map((l) => [l.key, l.label])).toEqual(['cross-task', 'cross-site', 'cross-domain', 'mobile'].map((sp) => [`planner/${sp}/exact`, sp]));
+    expect(planner[2].lines.map((l) => l.label)).toEqual(['cross-site', 'cross-domain', 'mobile']);
+    for (const p of planner) for (const l of p.lines) expect(l.colour).toBe(planner[0].lines.find((x) => x.label === l.label)!.colour);
+    expect(new Set(planner[0].lines.map((l) => l.colour)).size).toBe(4);
+    // One line per split and run over the iterations.
+    const r = report('a', [
+      { k: 0, planner_reward_mean: null, metrics: { 'planner/mobile/exact': 0.25, 'planner/cross-task/exact': 0.5 } },
+      { k: 1, planner_reward_mean: 0.1, metrics: { 'planner/mobile/exact': 0.75 } },
+    ]);
+    const lines = suiteLines(suitePanels(metricKeys([r]))[0], [{ label: 'A', report: r, dash: 0 }]);
+    expect(lines.map((l) => [l.label, l.y])).toEqual([['cross-task', [0.5, null]], ['mobile', [0.25, 0.75]]]);
+  });
+
   it('lines follow each run over iterations, the compared run dashed; missing values are gaps', () => {
     const a = report('a', [
       { k: 0, planner_reward_mean: null, metrics: { 'web/cross-task/step_success': 0.1 } },

@@ -3,8 +3,11 @@
  * evaluatePair does, with each planning and grounding batch waiting at the
  * gate. The suites are built once per run from its seed, so every k is
  * measured on the same items, and so is the reading probe (grounding by
- * referring style, per-cell reading). The metrics are the phase's summary
- * (evaluateSummary's `metric:` keys), which the report reads.
+ * referring style, per-cell reading). The planner's own figures sample one
+ * instruction per state at the loop's temperature (what GRPO will draw)
+ * from the phase's seeded source, so a rerun after a reload draws the same.
+ * The metrics are the phase's summary (evaluateSummary's `metric:` keys),
+ * which the report reads.
  */
 import { evaluateAgent, neuralAgent, type EvaluationSizes } from '../evaluate';
 import { evaluateSummary } from '../report';
@@ -35,6 +38,7 @@ export async function evaluatePhase(ctx: PhaseContext): Promise<PhaseOutput> {
     sizes: evaluationSizes(ctx.config.evalSize),
     probe: state.probe(),
     batch: EVAL_BATCH,
+    sampling: { temperature: ctx.config.temperature, rng: ctx.rng.fork('sample') },
     onProgress: (done, total) => ctx.report({ done, total }),
   });
   return { summary: evaluateSummary(metrics) };

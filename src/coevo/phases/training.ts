@@ -13,7 +13,7 @@ import { initPlanner } from '../../models/planner';
 import type { PoolGrounder } from '../../learn/plannerGrounderPool';
 import type { Random } from '../../learn/random';
 import type { CoevoConfig } from '../config';
-import type { Agent } from '../evaluateOnline';
+import type { Agent, PlanQuery, Sampling } from '../evaluateOnline';
 import type { BatchGate } from '../machine';
 import type { ModelName } from '../runState';
 import type { PhaseContext } from './context';
@@ -65,14 +65,26 @@ export function gatedPool(pool: readonly PoolGrounder[], gate: BatchGate): PoolG
   }));
 }
 
-/** The same agent, waiting at the gate before each batch it plans, grounds or reads. */
+/**
+ * The same agent, waiting at the gate before each batch it plans, samples,
+ * grounds or reads; telling which prompts are cut is host work, not a batch.
+ */
 export function gatedAgent(agent: Agent, gate: BatchGate): Agent {
   const read = agent.read?.bind(agent);
+  const sample = agent.sample?.bind(agent);
+  const promptCut = agent.promptCut?.bind(agent);
   return {
     plan: async (queries) => {
       await gate.batch();
       return agent.plan(queries);
     },
+    ...(sample && {
+      sample: async (queries: readonly PlanQuery[], sampling: Sampling) => {
+        await gate.batch();
+        return sample(queries, sampling);
+      },
+    }),
+    ...(promptCut && { promptCut }),
     ground: async (queries) => {
       await gate.batch();
       return agent.ground(queries);

@@ -21,12 +21,22 @@ export function parseMetricKey(key: string): MetricKey | null {
 }
 
 /** Suites, splits and metrics in the order METHOD.md §6 lists them; unknown ones follow by name. */
-const SUITES = ['web', 'mobile', 'grounding', 'online', 'styles', 'reading'];
+const SUITES = ['web', 'mobile', 'planner', 'grounding', 'online', 'styles', 'reading'];
 const SPLITS = [
   'cross-task', 'cross-site', 'cross-domain', 'high', 'low', 'web-text', 'web-icon', 'mobile-text', 'mobile-icon',
   'text', 'icon', 'position', 'relation', 'color', 'function', 'all', 'web', 'mobile', 'cells', 'glyphs',
 ];
-const METRICS = ['element_accuracy', 'operation_f1', 'step_success', 'task_success', 'type_accuracy', 'grounding_accuracy', 'step_accuracy', 'accuracy', 'role_accuracy', 'letter_f1', 'top1'];
+const METRICS = [
+  'element_accuracy', 'operation_f1', 'step_success', 'task_success', 'exact', 'type_accuracy', 'value_f1', 'parse_sampled', 'prompts_cut',
+  'grounding_accuracy', 'step_accuracy', 'accuracy', 'role_accuracy', 'letter_f1', 'top1',
+];
+
+/**
+ * Suites charted a panel per metric with a line per split: the planner's
+ * own figures differ in kind (a match rate, an F1, a share of cut prompts),
+ * and what matters is how each one compares across splits.
+ */
+const PER_METRIC_SUITES = new Set(['planner']);
 
 const SUITE_TITLES: Record<string, string> = {
   web: 'Web tasks (as Mind2Web)',
@@ -35,6 +45,15 @@ const SUITE_TITLES: Record<string, string> = {
   online: 'Online task success',
   styles: 'Reading probe: grounding by referring style',
   reading: 'Reading probe: what the grounder reads',
+  planner: 'Planner alone',
+};
+
+const METRIC_TITLES: Record<string, string> = {
+  exact: 'action type and target',
+  type_accuracy: 'action type',
+  value_f1: 'value (token F1)',
+  parse_sampled: 'sampled instructions that parse',
+  prompts_cut: 'prompts cut to fit',
 };
 
 const SPLIT_TITLES: Record<string, string> = {
@@ -69,7 +88,9 @@ export interface SuitePanel {
  * Panels for the metric keys present. A suite with several metrics per split
  * gets a panel per split (lines = metrics, each metric the same colour in
  * every split); a suite with one metric (grounding accuracy, online task
- * success) gets one panel whose lines are its splits.
+ * success) gets one panel whose lines are its splits; the planner's figures
+ * get a panel per metric (lines = splits, each split the same colour in
+ * every panel).
  */
 export function suitePanels(keys: Iterable<string>): SuitePanel[] {
   const parsed = [...new Set(keys)].map((k) => ({ key: k, m: parseMetricKey(k) })).filter((p): p is { key: string; m: MetricKey } => p.m !== null);
@@ -79,6 +100,15 @@ export function suitePanels(keys: Iterable<string>): SuitePanel[] {
     const metrics = ordered(METRICS, mine.map((p) => p.m.metric));
     const splits = ordered(SPLITS, mine.map((p) => p.m.split));
     const title = SUITE_TITLES[suite] ?? suite;
+    if (PER_METRIC_SUITES.has(suite)) {
+      for (const metric of metrics) {
+        const lines = splits
+          .map((split, i) => ({ key: `${suite}/${split}/${metric}`, label: split, colour: colourAt(i) }))
+          .filter((l) => mine.some((p) => p.key === l.key));
+        panels.push({ id: `${suite}/${metric}`, suite, title: `${title}: ${METRIC_TITLES[metric] ?? humanise(metric)}`, lines });
+      }
+      continue;
+    }
     if (metrics.length === 1) {
       const lines = splits.map((split, i) => ({ key: `${suite}/${split}/${metrics[0]}`, label: split, colour: colourAt(i) }));
       panels.push({ id: suite, suite, title: `${title}: ${humanise(metrics[0])}`, lines });
