@@ -8,7 +8,7 @@ import type { StepCheckOptions, StepCheckResult } from '../src/learn/stepCheck';
 import type { CoevoProgress } from '../src/coevo/runner';
 import type { CoevoReport } from '../src/coevo/records';
 import type { CoevoConfig } from '../src/coevo/config';
-import type { PretrainOptions, PretrainResult, PretrainStatus } from '../src/pretrain/baseTypes';
+import type { PretrainCheckpointFile, PretrainOptions, PretrainResult, PretrainStatus } from '../src/pretrain/baseTypes';
 import type { GroundOnceResult } from '../src/learn/groundOnce';
 import type { AgentStepResult, TakenStep } from '../src/coevo/agentStep';
 import type { PresetName } from '../src/models/presets';
@@ -127,6 +127,8 @@ export interface EngineApi {
   pretrainStatus(): Promise<PretrainStatus>;
   /** The finished job's safetensors files and manifest. */
   pretrainResult(): Promise<PretrainResult>;
+  /** The latest resumable checkpoint of each model the job trains (see PretrainStatus.checkpoints). */
+  pretrainCheckpoints(): Promise<PretrainCheckpointFile[]>;
 
   /** A run's grounder (or an untrained one) on one screen: heat map, greedy and sampled points, rewards and the attention verdict against `box`. */
   groundScreen(req: GroundScreenRequest): Promise<GroundScreenAnswer>;

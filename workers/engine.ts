@@ -64,6 +64,7 @@ export function createEngine(backends: Backends): EngineApi {
     startPretrain: (o) => pretrain.start(o),
     pretrainStatus: async () => pretrain.status(),
     pretrainResult: async () => pretrain.result(),
+    pretrainCheckpoints: async () => pretrain.checkpoints(),
     groundScreen: (req) => inspect.groundScreen(req),
     playStep: (req) => inspect.playStep(req),
     runBench: (options) => bench.run(options),

@@ -6,8 +6,9 @@
  */
 import type { Paint } from '../src/learn/stepCheck';
 import type { BaseRecipe } from '../src/pretrain/recipeTypes';
-import type { BaseManifest, BaseModelName, PretrainOptions, PretrainResult, PretrainStatus } from '../src/pretrain/baseTypes';
+import type { BaseManifest, BaseModelName, PretrainCheckpointFile, PretrainOptions, PretrainResult, PretrainStatus } from '../src/pretrain/baseTypes';
 import { baseFileName } from '../src/pretrain/baseTypes';
+import { resumeFileName } from '../src/pretrain/resumeKey';
 
 interface PretrainDeps {
   paint: () => Promise<Paint>;
@@ -26,11 +27,11 @@ function base64(bytes: Uint8Array): string {
   return btoa(s);
 }
 
-function fromBase64(text: string, model: BaseModelName): Uint8Array {
+function fromBase64(text: string, what: string): Uint8Array {
   try {
     return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
   } catch {
-    throw new Error(`The base ${model} to measure is not base64.`);
+    throw new Error(`${what} is not base64.`);
   }
 }
 
@@ -41,6 +42,12 @@ export function checkPretrainOptions(o: PretrainOptions): void {
   if (o.models.length === 0 || o.models.some((m) => m !== 'grounder' && m !== 'planner')) throw new Error(`models must list grounder and/or planner; got ${JSON.stringify(o.models)}.`);
   const measured = Object.keys(o.measure ?? {});
   if (measured.some((m) => !o.models.includes(m as BaseModelName))) throw new Error(`measure may only hold weights of the listed models (${o.models.join(', ')}); got ${measured.join(', ')}.`);
+  const resumed = Object.keys(o.resume ?? {});
+  if (resumed.some((m) => !o.models.includes(m as BaseModelName))) throw new Error(`resume may only hold checkpoints of the listed models (${o.models.join(', ')}); got ${resumed.join(', ')}.`);
+  if (resumed.some((m) => measured.includes(m))) throw new Error('A model is either measured (which trains nothing) or resumed, not both.');
+  for (const [m, every] of Object.entries(o.checkpointEvery ?? {})) {
+    if (!Number.isSafeInteger(every) || every < 0) throw new Error(`checkpointEvery.${m} must be an integer ≥ 0 (0: no checkpoints); got ${every}.`);
+  }
 }
 
 export function createPretrainHost(deps: PretrainDeps) {
@@ -50,6 +57,9 @@ export function createPretrainHost(deps: PretrainDeps) {
   let stageKey = '';
   let stageStart = 0;
   let stageFirstStep = 0;
+  // The latest checkpoint of each model, kept as bytes and encoded only when fetched (most are overwritten unread).
+  let held: Partial<Record<BaseModelName, Omit<PretrainCheckpointFile, 'base64'> & { bytes: Uint8Array }>> = {};
+  let handed = 0;
 
   async function run(o: PretrainOptions, backend: string): Promise<void> {
     const paint = await deps.paint();
@@ -59,12 +69,26 @@ export function createPretrainHost(deps: PretrainDeps) {
       const t0 = now();
       status = { ...status, model, stage: 'starting', step: 0, steps: 0, loss: null, etaMs: null };
       const from = o.measure?.[model];
+      const resume = o.resume?.[model];
+      const every = o.checkpointEvery?.[model] ?? 0;
       const trained = await deps.recipes[model]({
         preset: o.preset,
         seed: o.seed,
         scale: o.scale,
+        backend,
         paint,
-        from: from === undefined ? undefined : fromBase64(from, model),
+        from: from === undefined ? undefined : fromBase64(from, `The base ${model} to measure`),
+        resume: resume === undefined ? undefined : fromBase64(resume, `The ${model} checkpoint to resume`),
+        checkpoints:
+          every > 0
+            ? {
+                every,
+                save(c) {
+                  held = { ...held, [model]: { model, name: resumeFileName(o.preset, model), stage: c.stage, step: c.step, steps: c.steps, seq: ++handed, bytes: c.bytes } };
+                  status = { ...status, checkpoints: handed };
+                },
+              }
+            : undefined,
         onProgress(p) {
           const key = `${model}/${p.stage}`;
           // Steps count from the model's first stage: the pace is this stage's time over this stage's steps.
@@ -93,13 +117,19 @@ export function createPretrainHost(deps: PretrainDeps) {
       const backend = deps.backend();
       if (!backend) throw new Error('Choose a backend (useBackend) before pretraining.');
       result = null;
-      status = { ...IDLE, state: 'running' };
+      held = {};
+      handed = 0;
+      status = { ...IDLE, state: 'running', checkpoints: 0 };
       void run(o, backend).then(
         () => void (status = { ...status, state: 'done', etaMs: 0 }),
         (e: unknown) => void (status = { ...status, state: 'failed', error: e instanceof Error ? e.message : String(e) }),
       );
     },
     status: (): PretrainStatus => ({ ...status }),
+    /** The latest checkpoint of each model of this job (also after it failed: that is when one is needed). */
+    checkpoints(): PretrainCheckpointFile[] {
+      return Object.values(held).map(({ bytes, ...c }) => ({ ...c, base64: base64(bytes) }));
+    },
     result(): PretrainResult {
       if (!result) throw new Error(status.state === 'running' ? 'Pretraining is still running; poll pretrainStatus until it is done.' : 'No pretraining job has finished in this tab.');
       return result;

@@ -5,7 +5,7 @@
  */
 import type { CoevoReport } from '../../src/coevo/records';
 import type { CoevoProgress } from '../../src/coevo/runner';
-import type { PretrainOptions, PretrainResult, PretrainStatus } from '../../src/pretrain/baseTypes';
+import type { PretrainCheckpointFile, PretrainOptions, PretrainResult, PretrainStatus } from '../../src/pretrain/baseTypes';
 
 export interface CoevoDevice {
   backend: string;
@@ -33,4 +33,5 @@ export interface CoevoApi {
   startPretrain(opts: PretrainOptions): Promise<void>;
   pretrainStatus(): Promise<PretrainStatus>;
   pretrainResult(): Promise<PretrainResult>;
+  pretrainCheckpoints(): Promise<PretrainCheckpointFile[]>;
 }

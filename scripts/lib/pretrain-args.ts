@@ -17,6 +17,10 @@ export interface PretrainArgs {
   scale: number;
   /** A folder of base models to measure as they are instead of training them, or null. */
   measure: string | null;
+  /** A folder whose checkpoints (<preset>-<model>.resume.safetensors) the run continues from, or null. */
+  resume: string | null;
+  /** Training steps between two checkpoints for every model, or null for each model's own (CHECKPOINT_EVERY); 0: none. */
+  checkpointEvery: number | null;
 }
 
 export type ParsedPretrainArgs = { help: true } | { help: false; args: PretrainArgs };
@@ -37,11 +41,20 @@ usage: npm run pretrain -- [options]
   --measure DIR     train nothing: measure the base models already in DIR with the recipes'
                     held-out probes (after a change to how the app uses their weights) and write
                     them with the new figures to --out; the manifest keeps which run trained them
+  --checkpoint-every N
+                    every N training steps, keep a checkpoint to resume from in --out as
+                    <preset>-<model>.resume.safetensors (weights, Adam state, steps done), replaced
+                    atomically; removed once the run has written its models (default: every 25
+                    grounder steps and every 50 planner steps; 0: none)
+  --resume DIR      continue an interrupted run from its checkpoints in DIR (--out defaults to DIR):
+                    with the same --preset, --seed, --scale, --backend and recipe it writes the same
+                    safetensors files, byte for byte, as a run that was never interrupted; another
+                    run's checkpoint is refused, and a model with no checkpoint in DIR starts afresh
   -h, --help        show this help
 
 Exit status: 0 done, 1 training or the browser failed, 2 bad arguments.`;
 
-const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure'] as const;
+const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure', 'resume', 'checkpoint-every'] as const;
 
 export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
@@ -56,17 +69,23 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   const scaleRaw = given.get('scale') ?? '1';
   const scale = Number(scaleRaw);
   if (!(scale > 0 && scale <= 4)) throw new UsageError(`--scale must be a number with 0 < F ≤ 4, got "${scaleRaw}".`);
+  const measure = given.get('measure') ?? null;
+  const resume = given.get('resume') ?? null;
+  if (measure !== null && resume !== null) throw new UsageError('--measure trains nothing, so there is nothing to --resume; give one of them.');
+  const everyRaw = given.get('checkpoint-every');
   return {
     help: false,
     args: {
       preset,
       seed,
-      out: given.get('out') ?? 'public/base',
+      out: given.get('out') ?? resume ?? 'public/base',
       backend: (backendRaw as Backend | undefined) ?? 'wasm',
       backendExplicit: backendRaw !== undefined,
       models: only ? [only as BaseModelName] : [...BASE_MODELS],
       scale,
-      measure: given.get('measure') ?? null,
+      measure,
+      resume,
+      checkpointEvery: everyRaw === undefined ? null : nonNegativeInteger('checkpoint-every', everyRaw),
     },
   };
 }

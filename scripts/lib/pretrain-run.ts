@@ -9,7 +9,9 @@ import { RunFailure, unwritable } from './run-failure';
 import { withServedApp, type AppEnvironment } from './served-app';
 import { formatDuration, progressBar, type ProgressPrinter } from './progress';
 import type { PretrainArgs } from './pretrain-args';
-import { baseFileName, manifestFileName, mergeManifests, remeasuredManifest, type BaseManifest, type PretrainOptions, type PretrainStatus } from '../../src/pretrain/baseTypes';
+import { checkpointIntervals, checkpointsReplaced, checkpointsToResume, keepCheckpoint, removeCheckpoints } from './pretrain-resume';
+import type { BrowserApp } from './browser-app';
+import { baseFileName, manifestFileName, mergeManifests, remeasuredManifest, type BaseManifest, type BaseModelName, type PretrainOptions, type PretrainStatus } from '../../src/pretrain/baseTypes';
 
 export interface PretrainEnvironment extends AppEnvironment {
   pollMs?: number;
@@ -26,8 +28,16 @@ export function pretrainLine(s: PretrainStatus, elapsedMs: number): string {
 
 /** The figures of a manifest as an aligned text table. */
 export function figureTable(m: BaseManifest): string {
-  const rows = m.figures.map((f) => [f.model, f.name, (100 * f.value).toFixed(1) + '%', f.chance === undefined ? '' : (100 * f.chance).toFixed(1) + '%', f.n === undefined ? '' : String(f.n)]);
-  const head = ['model', 'held-out figure', 'value', 'chance', 'n'];
+  const pc = (x: number) => (100 * x).toFixed(1);
+  const rows = m.figures.map((f) => [
+    f.model,
+    f.name,
+    pc(f.value) + '%',
+    f.low === undefined || f.high === undefined ? '' : `${pc(f.low)}–${pc(f.high)}%`,
+    f.chance === undefined ? '' : pc(f.chance) + '%',
+    f.n === undefined ? '' : String(f.n),
+  ]);
+  const head = ['model', 'held-out figure', 'value', '95% interval', 'chance', 'n'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
@@ -59,6 +69,24 @@ function weightsToMeasure(args: PretrainArgs): PretrainOptions['measure'] {
   return out;
 }
 
+/** Fetches the app's checkpoints whenever its count grows and keeps the newer ones in `dir`. */
+function checkpointKeeper(app: BrowserApp, dir: string, preset: string) {
+  let seen = 0;
+  const kept = new Map<BaseModelName, number>();
+  return {
+    async update(handed: number): Promise<void> {
+      if (handed <= seen) return;
+      seen = handed;
+      for (const f of await app.call('pretrainCheckpoints')) {
+        if (f.seq <= (kept.get(f.model) ?? 0)) continue;
+        keepCheckpoint(dir, preset, f);
+        kept.set(f.model, f.seq);
+      }
+    },
+    any: () => kept.size > 0,
+  };
+}
+
 export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment): Promise<{ manifest: BaseManifest; written: string[]; wallSeconds: number }> {
   const startedAt = performance.now();
   const { printer } = env;
@@ -66,12 +94,30 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
   const blocked = unwritable(outDir);
   if (blocked) throw new RunFailure(2, `cannot write the base models to ${outDir}: ${blocked}. Pass another --out.`);
   const measure = weightsToMeasure(args);
-  return withServedApp(env, { backend: args.backend, backendExplicit: args.backendExplicit, lost: 'nothing is written' }, async ({ app }) => {
-    await app.call('startPretrain', { preset: args.preset, seed: args.seed, models: args.models, scale: args.scale, ...(measure ? { measure } : {}) });
+  const resumption = checkpointsToResume(args);
+  for (const note of resumption?.notes ?? []) printer.log(note);
+  for (const path of checkpointsReplaced(args, outDir)) printer.log(`${path} is replaced by this run's checkpoints (to continue that run instead, pass --resume ${args.out}).`);
+  const every = checkpointIntervals(args);
+  const lost = Object.values(every).some((n) => n > 0) ? `the models are not written; continue with --resume ${args.out}` : 'nothing is written';
+  return withServedApp(env, { backend: args.backend, backendExplicit: args.backendExplicit, lost }, async ({ app }) => {
+    await app.call('startPretrain', {
+      preset: args.preset,
+      seed: args.seed,
+      models: args.models,
+      scale: args.scale,
+      checkpointEvery: every,
+      ...(measure ? { measure } : {}),
+      ...(resumption ? { resume: resumption.files } : {}),
+    });
+    const kept = checkpointKeeper(app, outDir, args.preset);
     let key = '';
     for (;;) {
       const s = await app.call('pretrainStatus');
-      if (s.state === 'failed') throw new RunFailure(1, `pretraining failed (${s.model ?? 'no model'}, ${s.stage}): ${s.error ?? 'no message'}`);
+      await kept.update(s.checkpoints ?? 0);
+      if (s.state === 'failed') {
+        const again = kept.any() ? `; its checkpoints are in ${outDir}: continue with --resume ${args.out}` : '';
+        throw new RunFailure(1, `pretraining failed (${s.model ?? 'no model'}, ${s.stage}): ${s.error ?? 'no message'}${again}`);
+      }
       if (s.state === 'done') break;
       const k = `${s.model}/${s.stage}`;
       printer.update(pretrainLine(s, performance.now() - startedAt), performance.now(), k !== key);
@@ -93,6 +139,7 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
     }
     writeFileSync(mpath, JSON.stringify(manifest, null, 2) + '\n');
     written.push(mpath);
+    if (args.measure === null) removeCheckpoints(outDir, args.preset, args.models);
     return { manifest, written, wallSeconds: (performance.now() - startedAt) / 1000 };
   });
 }

@@ -10,6 +10,18 @@
  */
 import * as tf from './tf';
 
+/** What a FlatAdam step reads besides the gradients, as plain values (resumable pretraining: src/models/optimizerState.ts). */
+export interface FlatAdamState {
+  /** The variables' names, in the order of the flat moments. */
+  names: string[];
+  m: Float32Array;
+  v: Float32Array;
+  /** beta1^t and beta2^t as the steps multiplied them up in float32 (a power recomputed from t rounds differently). */
+  accBeta1: number;
+  accBeta2: number;
+  iterations: number;
+}
+
 export class FlatAdam extends tf.Optimizer {
   static className = 'FlatAdam';
   private readonly epsilon: number;
@@ -74,6 +86,33 @@ export class FlatAdam extends tf.Optimizer {
       this.accBeta2.assign(tf.mul(this.accBeta2, this.beta2));
     });
     this.incrementIterations();
+  }
+
+  /** A copy of the state, or null before the first step. */
+  async saveState(): Promise<FlatAdamState | null> {
+    if (this.names === null || this.m === null || this.v === null) return null;
+    return {
+      names: [...this.names],
+      m: new Float32Array((await this.m.data()) as Float32Array),
+      v: new Float32Array((await this.v.data()) as Float32Array),
+      accBeta1: (await this.accBeta1.data())[0],
+      accBeta2: (await this.accBeta2.data())[0],
+      iterations: this.iterations,
+    };
+  }
+
+  /** Takes a state saveState made, before this optimizer's first step: the next step is the one that would have followed it. */
+  loadState(s: FlatAdamState): void {
+    if (this.m !== null) throw new Error('FlatAdam.loadState: load a state before the first step.');
+    if (s.m.length !== s.v.length) throw new Error('FlatAdam.loadState: the two moments differ in size.');
+    this.names = [...s.names];
+    this.m = tf.tidy(() => tf.tensor1d(s.m, 'float32').variable(false));
+    this.v = tf.tidy(() => tf.tensor1d(s.v, 'float32').variable(false));
+    tf.tidy(() => {
+      this.accBeta1.assign(tf.scalar(s.accBeta1));
+      this.accBeta2.assign(tf.scalar(s.accBeta2));
+    });
+    this.iterations_ = s.iterations;
   }
 
   override dispose(): void {

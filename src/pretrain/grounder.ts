@@ -39,6 +39,8 @@ import type { Tokenizer } from '../text/tokenizer';
 import { cellLabels, COLOR_CLASSES, glyphLabels, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES } from '../world/cellLabels';
 import type { Glyph } from '../world/render/painter';
 import type { RefStyle } from '../world/types';
+import { captureLoop, isCheckpointStep, mustReplay, restoreWeights, type Resumable } from './loopState';
+import { restoreOptimizer } from '../models/optimizerState';
 import { busyness, instructionLabels, styleOrder, trainingScreens, writeExample, type PoolScreen } from './grounderScreens';
 
 export type GrounderStage = 'read' | 'easy' | 'full' | 'anneal';
@@ -61,6 +63,20 @@ export interface GrounderPretrainProgress {
   steps: number;
   stage: GrounderStage;
   loss: number;
+}
+
+/** Per-stage sums of the losses (total, read, parse, ground) so far. */
+interface StageTotals {
+  stage: GrounderStage;
+  steps: number;
+  sums: [number, number, number, number];
+}
+
+/** What the loop has recorded so far; a checkpoint carries it. */
+export interface GrounderLoopRecord {
+  totals: StageTotals[];
+  losses: number[];
+  wallMs: number;
 }
 
 export interface GrounderPretrainReport {
@@ -221,8 +237,12 @@ export async function pretrainGrounder(
   tok: Tokenizer,
   opts: GrounderPretrainOptions,
   onProgress?: (p: GrounderPretrainProgress) => void,
+  resumable: Resumable<GrounderLoopRecord> = {},
 ): Promise<GrounderPretrainReport> {
-  const start = performance.now();
+  const resume = resumable.resume;
+  const first = resume?.step ?? 0;
+  if (!Number.isInteger(first) || first < 0 || first > opts.steps) throw new Error(`pretrainGrounder: cannot resume after step ${first} of ${opts.steps}`);
+  const start = performance.now() - (resume?.record.wallMs ?? 0);
   const perScreen = opts.perScreen ?? 4;
   const batchSize = opts.batchSize ?? 16;
   if (batchSize % perScreen !== 0) throw new Error(`pretrainGrounder: batchSize ${batchSize} must be a multiple of perScreen ${perScreen}`);
@@ -235,91 +255,106 @@ export async function pretrainGrounder(
   const easyPool = sorted.slice(0, Math.max(screensPerStep, Math.ceil(sorted.length / 2)));
   const draws = rng.fork('batches');
   const vars = Object.values(params).filter((v) => v.trainable);
-  const totals: { stage: GrounderStage; steps: number; sums: [number, number, number, number] }[] = [];
-  const all: number[] = [];
+  const planOf = (step: number) => PLAN.find((p) => step < p.until * opts.steps) ?? PLAN[PLAN.length - 1];
+  const draw = (plan: StagePlan) => drawBatch(draws, plan.easy ? easyPool : pool, screensPerStep, perScreen, plan.styles);
+  const totals: StageTotals[] = resume ? resume.record.totals.map((t) => ({ ...t, sums: [...t.sums] })) : [];
+  const all: number[] = resume ? [...resume.record.losses] : [];
   let optimizer: tf.Optimizer | null = null;
   let current: StagePlan | null = null;
+  if (resume) restoreWeights(params, resume.weights);
+  // The batch stream continues where the interrupted run left it: its batches are drawn again, neither painted nor trained (loopState.ts).
+  if (mustReplay(first, opts.steps)) for (let step = 0; step < first; step++) draw(planOf(step));
 
-  for (let step = 0; step < opts.steps; step++) {
-    const plan = PLAN.find((p) => step < p.until * opts.steps) ?? PLAN[PLAN.length - 1];
-    if (plan !== current) {
-      // A fresh optimizer per stage: each stage has its own learning rate, and Adam's bias correction warms it up.
-      optimizer?.dispose();
-      optimizer = tf.train.adam(lr * plan.lrScale);
-      current = plan;
-      totals.push({ stage: plan.stage, steps: 0, sums: [0, 0, 0, 0] });
+  try {
+    for (let step = first; step < opts.steps; step++) {
+      const plan = planOf(step);
+      if (plan !== current) {
+        // A fresh optimizer per stage: each stage has its own learning rate, and Adam's bias correction warms it up.
+        optimizer?.dispose();
+        optimizer = tf.train.adam(lr * plan.lrScale);
+        current = plan;
+        // A resume inside a stage continues its optimizer and its totals; one at a stage's first step starts both afresh.
+        if (resume && step === first && step > 0 && planOf(step - 1) === plan) {
+          if (resume.optimizer) restoreOptimizer(optimizer, params, resume.optimizer);
+        } else totals.push({ stage: plan.stage, steps: 0, sums: [0, 0, 0, 0] });
+      }
+      const batch = draw(plan);
+      const h = hostBatch(tok, cfg, batch, opts.paint);
+      const w = plan.weights;
+      const opt = optimizer as tf.Optimizer;
+      const stats = tf.tidy(() => {
+        const s = screensPerStep;
+        const n = batchSize;
+        const t = cfg.maxTokens;
+        const images = tf.tensor4d(h.images, [s, CANVAS_HEIGHT, CANVAS_WIDTH, 3]);
+        const screenValid = tf.tensor2d(h.screenValid, [s, GRID_CELLS]);
+        const valid = tf.tensor2d(h.valid, [n, GRID_CELLS]);
+        const { tokens, chars, spell } = instructionTensors(h, cfg);
+        const letters = tf.tensor3d(h.letters, [s, GRID_CELLS, LETTER_CLASSES]);
+        const hasText = tf.tensor2d(h.hasText, [s, GRID_CELLS]);
+        const role = tf.tensor2d(h.role, [s, GRID_CELLS], 'int32');
+        const icon = tf.tensor2d(h.icon, [s, GRID_CELLS], 'int32');
+        const color = tf.tensor2d(h.color, [s, GRID_CELLS], 'int32');
+        const content = tf.tensor3d(h.content, [n, t, 2]);
+        const tokenValid = maskOf(tf.notEqual(tokens, tf.scalar(0, 'int32')));
+        const cellT = tf.tensor2d(h.cellTarget, [n, GRID_CELLS]);
+        const offT = tf.tensor3d(h.offsetTarget, [n, GRID_CELLS, 2]);
+        let parts: tf.Tensor[] = [];
+        const { grads } = tf.variableGrads(() => {
+          const screens = encodeScreens(params, cfg, images, screenValid);
+          const out = groundOnScreens(params, cfg, screens, perScreen, { tokens, chars, valid, spell }, { spellFloor: false });
+          const r = screens.reading;
+          const letterLoss = tf.add(
+            maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), screenValid),
+            maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), hasText),
+          );
+          const read = sumOf([
+            tf.mul(letterLoss, 4),
+            ...(r.glyphs ? [balancedCellLoss(r.glyphs, tf.tensor2d(h.glyphs, [s, GLYPH_POSITIONS], 'int32'), LETTER_CLASSES, tf.ones([s, GLYPH_POSITIONS]))] : []),
+            balancedCellLoss(r.role, role, ROLE_CLASSES, screenValid),
+            balancedCellLoss(r.icon, icon, ICON_CLASSES, screenValid),
+            balancedCellLoss(r.color, color, COLOR_CLASSES, screenValid),
+          ]);
+          const contentBce = binaryCrossEntropy(out.parse.content, content); // [n, t, 2]
+          const contentWeight = tf.mul(tf.expandDims(tokenValid, 2), tf.add(1, tf.mul(content, 3)));
+          const parse = sumOf([
+            maskedMean(contentBce, contentWeight),
+            tf.mean(crossEntropy(out.parse.role, tf.tensor1d(h.parseRole, 'int32'), ROLE_CLASSES)),
+            tf.mean(crossEntropy(out.parse.icon, tf.tensor1d(h.parseIcon, 'int32'), ICON_CLASSES)),
+            tf.mean(crossEntropy(out.parse.color, tf.tensor1d(h.parseColor, 'int32'), COLOR_CLASSES)),
+          ]);
+          const cellLoss = tf.mean(tf.neg(tf.sum(tf.mul(cellT, tf.logSoftmax(out.logits)), 1)));
+          const offsetLoss = tf.mean(tf.sum(tf.mul(tf.sum(tf.square(tf.sub(out.offsets, offT)), 2), cellT), 1));
+          const ground = tf.add(cellLoss, offsetLoss);
+          const loss = sumOf([tf.mul(read, w.read), tf.mul(parse, w.parse), tf.mul(ground, w.ground)]) as tf.Scalar;
+          parts = [tf.keep(loss), tf.keep(read), tf.keep(parse), tf.keep(ground)];
+          return loss;
+        }, vars);
+        opt.applyGradients(grads);
+        const st = tf.stack(parts);
+        tf.dispose(parts);
+        return st;
+      });
+      const [loss, read, parse, ground] = await stats.data();
+      stats.dispose();
+      if (!Number.isFinite(loss)) throw new Error(`pretrainGrounder: the loss became ${loss} at step ${step}; lower the learning rate`);
+      const tot = totals[totals.length - 1];
+      tot.steps++;
+      tot.sums[0] += loss;
+      tot.sums[1] += read;
+      tot.sums[2] += parse;
+      tot.sums[3] += ground;
+      all.push(loss);
+      const cp = resumable.checkpoints;
+      if (cp && isCheckpointStep(step + 1, opts.steps, cp.every)) {
+        await cp.save(await captureLoop(params, optimizer, step + 1, { totals: totals.map((t) => ({ ...t, sums: [...t.sums] })), losses: [...all], wallMs: performance.now() - start }));
+      }
+      onProgress?.({ step: step + 1, steps: opts.steps, stage: plan.stage, loss });
+      await eventTurn();
     }
-    const batch = drawBatch(draws, plan.easy ? easyPool : pool, screensPerStep, perScreen, plan.styles);
-    const h = hostBatch(tok, cfg, batch, opts.paint);
-    const w = plan.weights;
-    const opt = optimizer as tf.Optimizer;
-    const stats = tf.tidy(() => {
-      const s = screensPerStep;
-      const n = batchSize;
-      const t = cfg.maxTokens;
-      const images = tf.tensor4d(h.images, [s, CANVAS_HEIGHT, CANVAS_WIDTH, 3]);
-      const screenValid = tf.tensor2d(h.screenValid, [s, GRID_CELLS]);
-      const valid = tf.tensor2d(h.valid, [n, GRID_CELLS]);
-      const { tokens, chars, spell } = instructionTensors(h, cfg);
-      const letters = tf.tensor3d(h.letters, [s, GRID_CELLS, LETTER_CLASSES]);
-      const hasText = tf.tensor2d(h.hasText, [s, GRID_CELLS]);
-      const role = tf.tensor2d(h.role, [s, GRID_CELLS], 'int32');
-      const icon = tf.tensor2d(h.icon, [s, GRID_CELLS], 'int32');
-      const color = tf.tensor2d(h.color, [s, GRID_CELLS], 'int32');
-      const content = tf.tensor3d(h.content, [n, t, 2]);
-      const tokenValid = maskOf(tf.notEqual(tokens, tf.scalar(0, 'int32')));
-      const cellT = tf.tensor2d(h.cellTarget, [n, GRID_CELLS]);
-      const offT = tf.tensor3d(h.offsetTarget, [n, GRID_CELLS, 2]);
-      let parts: tf.Tensor[] = [];
-      const { grads } = tf.variableGrads(() => {
-        const screens = encodeScreens(params, cfg, images, screenValid);
-        const out = groundOnScreens(params, cfg, screens, perScreen, { tokens, chars, valid, spell }, { spellFloor: false });
-        const r = screens.reading;
-        const letterLoss = tf.add(
-          maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), screenValid),
-          maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), hasText),
-        );
-        const read = sumOf([
-          tf.mul(letterLoss, 4),
-          ...(r.glyphs ? [balancedCellLoss(r.glyphs, tf.tensor2d(h.glyphs, [s, GLYPH_POSITIONS], 'int32'), LETTER_CLASSES, tf.ones([s, GLYPH_POSITIONS]))] : []),
-          balancedCellLoss(r.role, role, ROLE_CLASSES, screenValid),
-          balancedCellLoss(r.icon, icon, ICON_CLASSES, screenValid),
-          balancedCellLoss(r.color, color, COLOR_CLASSES, screenValid),
-        ]);
-        const contentBce = binaryCrossEntropy(out.parse.content, content); // [n, t, 2]
-        const contentWeight = tf.mul(tf.expandDims(tokenValid, 2), tf.add(1, tf.mul(content, 3)));
-        const parse = sumOf([
-          maskedMean(contentBce, contentWeight),
-          tf.mean(crossEntropy(out.parse.role, tf.tensor1d(h.parseRole, 'int32'), ROLE_CLASSES)),
-          tf.mean(crossEntropy(out.parse.icon, tf.tensor1d(h.parseIcon, 'int32'), ICON_CLASSES)),
-          tf.mean(crossEntropy(out.parse.color, tf.tensor1d(h.parseColor, 'int32'), COLOR_CLASSES)),
-        ]);
-        const cellLoss = tf.mean(tf.neg(tf.sum(tf.mul(cellT, tf.logSoftmax(out.logits)), 1)));
-        const offsetLoss = tf.mean(tf.sum(tf.mul(tf.sum(tf.square(tf.sub(out.offsets, offT)), 2), cellT), 1));
-        const ground = tf.add(cellLoss, offsetLoss);
-        const loss = sumOf([tf.mul(read, w.read), tf.mul(parse, w.parse), tf.mul(ground, w.ground)]) as tf.Scalar;
-        parts = [tf.keep(loss), tf.keep(read), tf.keep(parse), tf.keep(ground)];
-        return loss;
-      }, vars);
-      opt.applyGradients(grads);
-      const st = tf.stack(parts);
-      tf.dispose(parts);
-      return st;
-    });
-    const [loss, read, parse, ground] = await stats.data();
-    stats.dispose();
-    if (!Number.isFinite(loss)) throw new Error(`pretrainGrounder: the loss became ${loss} at step ${step}; lower the learning rate`);
-    const tot = totals[totals.length - 1];
-    tot.steps++;
-    tot.sums[0] += loss;
-    tot.sums[1] += read;
-    tot.sums[2] += parse;
-    tot.sums[3] += ground;
-    all.push(loss);
-    onProgress?.({ step: step + 1, steps: opts.steps, stage: plan.stage, loss });
-    await eventTurn();
+  } finally {
+    optimizer?.dispose();
   }
-  optimizer?.dispose();
   const tail = all.slice(-Math.max(1, Math.round(all.length / 10)));
   return {
     steps: opts.steps,

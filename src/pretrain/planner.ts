@@ -18,7 +18,7 @@ import type { PlannerBatch } from '../models/plannerData';
 import { countParams, disposeParams, type ParamMap, type Params } from '../models/params';
 import { exportCheckpoint } from '../models/checkpoint';
 import { plannerPreset } from '../models/presets';
-import { applyStep, makePlannerSft } from '../learn/plannerSft';
+import { applyStep } from '../learn/plannerSft';
 import { decodeStates, evalPlanner, type PlannerEval } from '../learn/evalPlanner';
 import { plannerSftBatch, plannerStatesOf, type PlannerState } from '../learn/plannerStates';
 import { Random } from '../learn/random';
@@ -26,9 +26,14 @@ import { parseInstruction } from '../text/grammar';
 import type { Tokenizer } from '../text/tokenizer';
 import { buildSuites } from '../world/suites';
 import type { Platform } from '../world/types';
-import { plannerPretrainBatch, plannerStateStream } from './plannerCorpus';
+import { plannerPretrainBatch, plannerStateStream, relabelledExamples } from './plannerCorpus';
+import { plannerBatch } from '../models/plannerData';
 import type { BaseFigure, BasePreset } from './baseTypes';
 import { measuredWeights } from './measuredWeights';
+import { measurePlannerSplit, PLANNER_SPLITS, plannerSplitStates, splitFigures } from './plannerSplits';
+import { captureLoop, isCheckpointStep, mustReplay, restoreWeights, type Resumable } from './loopState';
+import { restoreOptimizer } from '../models/optimizerState';
+import { plannerSftTrainer } from './plannerSftTrainer';
 
 /** Prompt positions predicted per pretraining batch (besides the completion). */
 export const PROMPT_WINDOW = 32;
@@ -41,7 +46,15 @@ export interface PlannerPretrainOptions {
   clipNorm?: number; // 1
   /** Share of completions in the canonical form SFT trains on (the rest: any writer style). */
   canonicalShare?: number; // 0.25
+  /** Share of examples relabelled (relabel.ts): screen words replaced by made-up ones across goal, screen and instructions. */
+  relabelShare?: number; // 0
   platform?: Platform;
+}
+
+/** What a planner loop (pretraining or SFT) has recorded so far; a checkpoint carries it. */
+export interface PlannerLoopRecord {
+  losses: number[];
+  wallSeconds: number;
 }
 
 export interface PlannerProgress {
@@ -63,7 +76,7 @@ export interface PlannerPretrainReport {
 /** Mean −log π over the completion and one prompt window of every row (the tokens that are real). */
 export function plannerPretrainLoss(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D, windowStart: number): tf.Scalar {
   return tf.tidy(() => {
-    const pl = cfg.promptLength;
+    const pl = prompt.shape[1];
     const seq = tf.concat([prompt, completion], 1) as tf.Tensor2D;
     const spans = [
       { start: pl - 1, length: cfg.completionLength },
@@ -79,8 +92,8 @@ export function plannerPretrainLoss(p: ParamMap, cfg: PlannerConfig, prompt: tf.
 
 function checkBatch(b: PlannerBatch, cfg: PlannerConfig): number {
   const n = b.examples.length;
-  if (b.prompt.length !== n * cfg.promptLength || b.completion.length !== n * cfg.completionLength) {
-    throw new Error(`planner pretraining: a batch of ${n} must have [${n}, ${cfg.promptLength}] prompts and [${n}, ${cfg.completionLength}] completions`);
+  if (b.promptLength > cfg.promptLength || b.promptLength <= PROMPT_WINDOW + 1 || b.prompt.length !== n * b.promptLength || b.completion.length !== n * cfg.completionLength) {
+    throw new Error(`planner pretraining: a batch of ${n} must have [${n}, ${PROMPT_WINDOW + 2}…${cfg.promptLength}] prompts and [${n}, ${cfg.completionLength}] completions`);
   }
   return n;
 }
@@ -97,6 +110,7 @@ export async function pretrainPlanner(
   tok: Tokenizer,
   opts: PlannerPretrainOptions,
   onProgress?: (p: PlannerProgress) => void,
+  resumable: Resumable<PlannerLoopRecord> = {},
 ): Promise<PlannerPretrainReport> {
   const batchSize = opts.batchSize ?? 16;
   if (!Number.isInteger(opts.steps) || opts.steps < 0) throw new Error(`pretrainPlanner: steps must be an integer ≥ 0; got ${opts.steps}`);
@@ -104,28 +118,41 @@ export async function pretrainPlanner(
   if (cfg.promptLength <= PROMPT_WINDOW + 1) throw new Error(`pretrainPlanner: the prompt (${cfg.promptLength}) must be longer than ${PROMPT_WINDOW + 1} tokens`);
   const vars = Object.values(params).filter((v) => v.trainable);
   if (vars.length === 0) throw new Error('pretrainPlanner: nothing to train (all parameters frozen)');
+  const resume = resumable.resume;
+  const first = resume?.step ?? 0;
+  if (!Number.isInteger(first) || first < 0 || first > opts.steps) throw new Error(`pretrainPlanner: cannot resume after step ${first} of ${opts.steps}`);
   const rng = new Random(opts.seed);
   const next = plannerStateStream(rng.fork('states'), opts.platform);
   const writing = rng.fork('writing');
   const windows = rng.fork('windows');
+  const draw = () => {
+    const states = Array.from({ length: batchSize }, next);
+    const batch = plannerPretrainBatch(tok, cfg, states, writing, opts.canonicalShare, opts.relabelShare);
+    const n = checkBatch(batch, cfg);
+    // The window's last target is the prompt's last token (its sep), never the completion.
+    const start = windows.int(0, batch.promptLength - 2 - PROMPT_WINDOW);
+    return { batch, n, start };
+  };
+  if (resume) restoreWeights(params, resume.weights);
   const opt = tf.train.adam(opts.lr ?? 3e-3);
-  const losses: number[] = [];
-  const t0 = performance.now();
+  const losses: number[] = resume ? [...resume.record.losses] : [];
+  const t0 = performance.now() - (resume?.record.wallSeconds ?? 0) * 1000;
   try {
-    for (let step = 0; step < opts.steps; step++) {
-      const states = Array.from({ length: batchSize }, next);
-      const batch = plannerPretrainBatch(tok, cfg, states, writing, opts.canonicalShare);
-      const n = checkBatch(batch, cfg);
-      // The window's last target is the prompt's last token (its sep), never the completion.
-      const start = windows.int(0, cfg.promptLength - 2 - PROMPT_WINDOW);
+    if (resume?.optimizer) restoreOptimizer(opt, params, resume.optimizer);
+    // The streams continue where the interrupted run left them: its batches are drawn again, untrained (loopState.ts).
+    if (mustReplay(first, opts.steps)) for (let step = 0; step < first; step++) draw();
+    for (let step = first; step < opts.steps; step++) {
+      const { batch, n, start } = draw();
       const loss = tf.tidy(() => {
-        const prompt = tf.tensor2d(batch.prompt, [n, cfg.promptLength], 'int32');
+        const prompt = tf.tensor2d(batch.prompt, [n, batch.promptLength], 'int32');
         const completion = tf.tensor2d(batch.completion, [n, cfg.completionLength], 'int32');
         return applyStep(opt, vars, () => plannerPretrainLoss(params, cfg, prompt, completion, start), opts.clipNorm ?? 1);
       });
       const value = (await loss.data())[0];
       loss.dispose();
       losses.push(value);
+      const cp = resumable.checkpoints;
+      if (cp && isCheckpointStep(step + 1, opts.steps, cp.every)) await cp.save(await captureLoop(params, opt, step + 1, { losses: [...losses], wallSeconds: (performance.now() - t0) / 1000 }));
       onProgress?.({ step: step + 1, steps: opts.steps, loss: value });
       await eventTurn();
     }
@@ -176,8 +203,13 @@ export interface BasePlannerOptions {
   /** Pretraining learning rate. */
   lr?: number; // 3e-3
   sftLr?: number; // 3e-3
+  /** Share of pretraining and SFT examples relabelled (relabel.ts). */
+  relabelShare?: number; // 0
   platform?: Platform;
 }
+
+/** Which stage a base planner checkpoint is in; in SFT, with the finished pretraining's report. */
+export type BasePlannerRecord = { stage: 'pretrain'; loop: PlannerLoopRecord } | { stage: 'sft'; pretrain: PlannerPretrainReport; loop: PlannerLoopRecord };
 
 export interface BasePlannerProgress extends PlannerProgress {
   stage: 'pretrain' | 'sft';
@@ -200,25 +232,60 @@ export async function trainBasePlanner(
   tok: Tokenizer,
   opts: BasePlannerOptions,
   onProgress?: (p: BasePlannerProgress) => void,
+  resumable: Resumable<BasePlannerRecord> = {},
 ): Promise<BasePlannerReport> {
-  const t0 = performance.now();
+  const resume = resumable.resume;
+  const record = resume?.record;
+  const t0 = performance.now() - (record?.stage === 'sft' ? record.pretrain.wallSeconds + record.loop.wallSeconds : (record?.loop.wallSeconds ?? 0)) * 1000;
   const batchSize = opts.batchSize ?? 16;
   const rng = new Random(opts.seed);
-  const pretrain = await pretrainPlanner(
-    params,
-    cfg,
-    tok,
-    { seed: rng.fork('pretrain').int(0, 0x7fffffff), steps: opts.pretrainSteps, batchSize, lr: opts.lr, platform: opts.platform },
-    (p) => onProgress?.({ stage: 'pretrain', ...p }),
-  );
-  const t1 = performance.now();
+  const pretrainSeed = rng.fork('pretrain').int(0, 0x7fffffff);
+  const cp = resumable.checkpoints;
+  const pretrain =
+    record?.stage === 'sft'
+      ? record.pretrain
+      : await pretrainPlanner(
+          params,
+          cfg,
+          tok,
+          {
+            seed: pretrainSeed,
+            steps: opts.pretrainSteps,
+            batchSize,
+            lr: opts.lr,
+            relabelShare: opts.relabelShare,
+            platform: opts.platform,
+          },
+          (p) => onProgress?.({ stage: 'pretrain', ...p }),
+          {
+            checkpoints: cp && { every: cp.every, save: (s) => cp.save({ ...s, record: { stage: 'pretrain', loop: s.record } }) },
+            resume: resume && record?.stage === 'pretrain' ? { ...resume, record: record.loop } : undefined,
+          },
+        );
+  const sftResume = resume && record?.stage === 'sft' ? { ...resume, record: record.loop } : undefined;
+  const first = sftResume?.step ?? 0;
+  if (!Number.isInteger(first) || first < 0 || first > opts.sftSteps) throw new Error(`trainBasePlanner: cannot resume after SFT step ${first} of ${opts.sftSteps}`);
+  const t1 = performance.now() - (sftResume?.record.wallSeconds ?? 0) * 1000;
   const next = plannerStateStream(rng.fork('sft'), opts.platform);
-  const sft = makePlannerSft(params, cfg, { lr: opts.sftLr ?? 3e-3, clipNorm: 1 });
-  const losses: number[] = [];
+  const relabelling = rng.fork('sft relabel');
+  const draw = () => {
+    const states = Array.from({ length: batchSize }, next);
+    return plannerBatch(tok, cfg, relabelledExamples(states, (s) => s.instruction, relabelling, opts.relabelShare));
+  };
+  if (sftResume) restoreWeights(params, sftResume.weights);
+  const sft = plannerSftTrainer(params, cfg, { lr: opts.sftLr ?? 3e-3, clipNorm: 1 });
+  const losses: number[] = sftResume ? [...sftResume.record.losses] : [];
   try {
-    for (let step = 0; step < opts.sftSteps; step++) {
-      const { loss } = await sft.step(plannerSftBatch(tok, cfg, Array.from({ length: batchSize }, next)));
+    if (sftResume?.optimizer) restoreOptimizer(sft.optimizer, params, sftResume.optimizer);
+    // The streams continue where the interrupted run left them: its batches are drawn again, untrained (loopState.ts).
+    if (mustReplay(first, opts.sftSteps)) for (let step = 0; step < first; step++) draw();
+    for (let step = first; step < opts.sftSteps; step++) {
+      const loss = await sft.step(draw());
       losses.push(loss);
+      if (cp && isCheckpointStep(step + 1, opts.sftSteps, cp.every)) {
+        const s = await captureLoop(params, sft.optimizer, step + 1, { losses: [...losses], wallSeconds: (performance.now() - t1) / 1000 });
+        await cp.save({ ...s, record: { stage: 'sft', pretrain, loop: s.record } });
+      }
       onProgress?.({ stage: 'sft', step: step + 1, steps: opts.sftSteps, loss });
       await eventTurn();
     }
@@ -240,12 +307,14 @@ export function evalBasePlanner(params: ParamMap, cfg: PlannerConfig, tok: Token
 
 /** Steps and rates of the shipped base planners (scaled by the pretrain command's --scale). */
 export const BASE_PLANNER_RECIPES: Readonly<Record<BasePreset, Required<Omit<BasePlannerOptions, 'seed' | 'platform'>>>> = {
-  tiny: { pretrainSteps: 100, sftSteps: 300, batchSize: 16, lr: 3e-3, sftLr: 3e-3 },
-  demo: { pretrainSteps: 300, sftSteps: 300, batchSize: 16, lr: 2e-3, sftLr: 2e-3 },
+  tiny: { pretrainSteps: 300, sftSteps: 1800, batchSize: 16, lr: 3e-3, sftLr: 3e-3, relabelShare: 0.5 },
+  demo: { pretrainSteps: 300, sftSteps: 300, batchSize: 16, lr: 2e-3, sftLr: 2e-3, relabelShare: 0.5 },
 };
 
-/** Held-out states the shipped figures are measured on (buildSuites(seed) tasks). */
+/** Held-out states the first three shipped figures are measured on (buildSuites(seed) tasks; the set earlier manifests used). */
 export const BASE_PLANNER_EVAL_STATES = 120;
+/** States per split of the per-split figures (plannerSplits.ts). */
+export const BASE_PLANNER_SPLIT_STATES = 400;
 
 export interface BuiltBasePlanner {
   /** The checkpoint (safetensors with its config), as the app loads it from base/. */
@@ -271,6 +340,8 @@ export async function buildBasePlanner(o: {
   /** Weights (safetensors) to measure as they are, untrained further (`npm run pretrain --measure`). */
   from?: Uint8Array;
   onProgress?: (p: BasePlannerProgress) => void;
+  /** Progress of the held-out measurement, split by split. */
+  onMeasure?: (done: number, total: number) => void;
 }): Promise<BuiltBasePlanner> {
   const cfg = plannerPreset(o.preset, o.tok.size);
   const recipe = BASE_PLANNER_RECIPES[o.preset];
@@ -287,6 +358,13 @@ export async function buildBasePlanner(o: {
         );
     const evaluation = await evalBasePlanner(params, cfg, o.tok, o.seed, BASE_PLANNER_EVAL_STATES);
     const n = evaluation.states;
+    const splits = plannerSplitStates(o.seed, BASE_PLANNER_SPLIT_STATES);
+    const perSplit: BaseFigure[] = [];
+    for (const [i, split] of PLANNER_SPLITS.entries()) {
+      o.onMeasure?.(i, PLANNER_SPLITS.length);
+      perSplit.push(...splitFigures(await measurePlannerSplit(params, cfg, o.tok, split, splits[split], o.seed)));
+    }
+    o.onMeasure?.(PLANNER_SPLITS.length, PLANNER_SPLITS.length);
     return {
       bytes: o.from ?? (await exportCheckpoint(params, cfg)),
       parameters: countParams(params),
@@ -295,6 +373,7 @@ export async function buildBasePlanner(o: {
         { model: 'planner', name: 'instructions that parse', value: evaluation.parseRate, n },
         { model: 'planner', name: 'action type', value: evaluation.typeAccuracy, n },
         { model: 'planner', name: 'action type and target (exact match)', value: evaluation.exactMatch, n },
+        ...perSplit,
       ],
       report,
       evaluation,

@@ -16,13 +16,28 @@ export interface TrainedBase {
   figures: BaseFigure[];
 }
 
+/** A resumable checkpoint a recipe hands out while it trains. */
+export interface RecipeCheckpoint {
+  /** The resume file (src/pretrain/resumeFile.ts): weights, optimizer state, steps done, the run's key. */
+  bytes: Uint8Array;
+  stage: string;
+  step: number;
+  steps: number;
+}
+
 export interface RecipeOptions {
   preset: PretrainOptions['preset'];
   seed: number;
   scale: number;
+  /** The tfjs backend the job runs on (a checkpoint only continues on the backend that made it). */
+  backend: string;
   paint: Paint;
   /** Weights (safetensors) to measure as they are: no training, and `bytes` and `steps` of the result are these weights' and 0. */
   from?: Uint8Array;
+  /** Hand a checkpoint every `every` training steps and after the last. */
+  checkpoints?: { every: number; save(c: RecipeCheckpoint): void };
+  /** A checkpoint of this recipe's, to continue from: the weights come out as an uninterrupted run's. */
+  resume?: Uint8Array;
   onProgress(p: RecipeProgress): void;
 }
 

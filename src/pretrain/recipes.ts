@@ -15,8 +15,11 @@ import { defaultTokenizer } from '../text/vocab';
 import { REF_STYLES } from '../world/types';
 import type { BaseRecipe } from './recipeTypes';
 import type { BaseFigure, BasePreset } from './baseTypes';
-import { pretrainGrounder } from './grounder';
+import { pretrainGrounder, type GrounderLoopRecord } from './grounder';
 import { buildBasePlanner } from './planner';
+import { trainPresetPlanner } from './plannerTraining';
+import { recipeCheckpoints, resumedState } from './resumeFile';
+import { RESUME_FORMAT, type ResumeKey } from './resumeKey';
 
 /** tiny: the shipped base grounder (README "Base models": before the glyph reader, 1,500 steps reached 31% over all styles held out and 3,000 steps 42%; the glyph reader makes a step about twice as slow, so 2,400); demo: not yet measured. */
 export const GROUNDER_STEPS: Record<BasePreset, number> = { tiny: 2400, demo: 500 };
@@ -28,13 +31,21 @@ const PROBE_PER_STYLE = 100;
 
 const scaled = (n: number, scale: number) => Math.max(1, Math.round(n * scale));
 
-export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, paint, from, onProgress }) => {
+export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend, paint, from, checkpoints, resume, onProgress }) => {
   const tok = defaultTokenizer();
   const cfg = grounderPreset(preset, tok.size);
+  const steps = from ? 0 : scaled(GROUNDER_STEPS[preset], scale);
+  const key: ResumeKey = { format: RESUME_FORMAT, preset, model: 'grounder', seed, scale, backend, recipe: JSON.stringify({ steps, config: cfg }) };
+  // Checked before anything is built, so a wrong checkpoint fails at once.
+  const resumed = resumedState<GrounderLoopRecord>(resume, key);
   const params = from ? measuredWeights(from, cfg, 'grounder', preset) : initGrounder(new Random(seed).fork('base grounder'), cfg);
   try {
-    const steps = from ? 0 : scaled(GROUNDER_STEPS[preset], scale);
-    if (!from) await pretrainGrounder(params, cfg, tok, { seed, steps, paint }, (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }));
+    if (!from) {
+      await pretrainGrounder(params, cfg, tok, { seed, steps, paint }, (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }), {
+        resume: resumed,
+        checkpoints: recipeCheckpoints<GrounderLoopRecord>(key, checkpoints, (s) => ({ stage: s.record.totals[s.record.totals.length - 1]?.stage ?? 'read', step: s.step, steps })),
+      });
+    }
     const probe = await readingProbe(params, cfg, tok, {
       seed: PROBE_SEED,
       screens: PROBE_SCREENS,
@@ -58,7 +69,23 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, paint, f
   }
 };
 
-export const plannerRecipe: BaseRecipe = async ({ preset, seed, scale, from, onProgress }) => {
-  const built = await buildBasePlanner({ preset, seed, scale, from, tok: defaultTokenizer(), onProgress: (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }) });
-  return { bytes: built.bytes, parameters: built.parameters, steps: built.steps, figures: built.figures };
+/**
+ * Trains with trainPresetPlanner (checkpointed, resumable), then has
+ * buildBasePlanner measure the weights as it measures any: the same bits,
+ * so the same figures as when it trained them itself.
+ */
+export const plannerRecipe: BaseRecipe = async ({ preset, seed, scale, backend, from, checkpoints, resume, onProgress }) => {
+  const tok = defaultTokenizer();
+  const trained = from
+    ? null
+    : await trainPresetPlanner({ preset, seed, scale, backend, tok, checkpoints, resume, onProgress: (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }) });
+  const built = await buildBasePlanner({
+    preset,
+    seed,
+    scale,
+    from: from ?? trained?.bytes,
+    tok,
+    onMeasure: (step, steps) => onProgress({ stage: 'held-out splits', step, steps, loss: null }),
+  });
+  return { bytes: built.bytes, parameters: built.parameters, steps: trained ? trained.steps : 0, figures: built.figures };
 };

@@ -6,7 +6,7 @@
  */
 import { deviceReady, getEngine } from './engine';
 import { deviceLabel } from '../../workers/deviceLabel';
-import type { PretrainOptions, PretrainResult, PretrainStatus } from '../pretrain/baseTypes';
+import type { PretrainCheckpointFile, PretrainOptions, PretrainResult, PretrainStatus } from '../pretrain/baseTypes';
 import { startBenchProbe } from './benchProbe';
 import type { BenchOptions, BenchProgress, MainThreadBench, WorkerBench } from '../bench/types';
 import type { CoevoControl, CoevoProgress, CoevoReport, CoevoStartOptions, RunRecord, StepCheckOptions, StepCheckResult } from '../../workers/api';
@@ -27,6 +27,7 @@ export interface CoevoAutomation {
   startPretrain(options: PretrainOptions): Promise<void>;
   pretrainStatus(): Promise<PretrainStatus>;
   pretrainResult(): Promise<PretrainResult>;
+  pretrainCheckpoints(): Promise<PretrainCheckpointFile[]>;
   /** Runs the performance benchmark in the worker while watching this page's main thread. */
   bench(options: BenchOptions): Promise<{ worker: WorkerBench; mainThread: MainThreadBench }>;
   benchProgress(): Promise<BenchProgress>;
@@ -56,6 +57,7 @@ export function installAutomation(): void {
     startPretrain: (options) => engine.startPretrain(options),
     pretrainStatus: () => engine.pretrainStatus(),
     pretrainResult: () => engine.pretrainResult(),
+    pretrainCheckpoints: () => engine.pretrainCheckpoints(),
     async bench(options) {
       const probe = startBenchProbe();
       try {

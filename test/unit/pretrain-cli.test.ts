@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { parsePretrainArgs } from '../../scripts/lib/pretrain-args';
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parsePretrainArgs, type PretrainArgs } from '../../scripts/lib/pretrain-args';
+import { checkpointIntervals, checkpointsReplaced, checkpointsToResume, keepCheckpoint, removeCheckpoints } from '../../scripts/lib/pretrain-resume';
+import { RESUME_FILE_FORMAT, RESUME_FORMAT, type ResumeHeader } from '../../src/pretrain/resumeKey';
 import { figureTable } from '../../scripts/lib/pretrain-run';
 import { shippedBaseLoader } from '../../workers/baseModels';
 import { mergeManifests, remeasuredManifest, type BaseManifest } from '../../src/pretrain/baseTypes';
@@ -7,7 +12,10 @@ import { mergeManifests, remeasuredManifest, type BaseManifest } from '../../src
 describe('npm run pretrain arguments', () => {
   it('defaults to both tiny models on wasm into public/base', () => {
     const p = parsePretrainArgs([]);
-    expect(p).toEqual({ help: false, args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1, measure: null } });
+    expect(p).toEqual({
+      help: false,
+      args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1, measure: null, resume: null, checkpointEvery: null },
+    });
   });
 
   it('takes --flag value and --flag=value', () => {
@@ -16,6 +24,10 @@ describe('npm run pretrain arguments', () => {
     if (!p.help) expect(p.args).toMatchObject({ preset: 'demo', seed: 7, models: ['planner'], scale: 0.05, backend: 'webgpu', backendExplicit: true });
     const m = parsePretrainArgs(['--only', 'grounder', '--measure', 'public/base']);
     if (!m.help) expect(m.args).toMatchObject({ models: ['grounder'], measure: 'public/base', out: 'public/base' });
+    const r = parsePretrainArgs(['--only', 'planner', '--resume', '/tmp/run', '--checkpoint-every', '10']);
+    if (!r.help) expect(r.args).toMatchObject({ models: ['planner'], resume: '/tmp/run', out: '/tmp/run', checkpointEvery: 10 });
+    const o = parsePretrainArgs(['--resume', '/tmp/run', '--out', '/tmp/other', '--checkpoint-every=0']);
+    if (!o.help) expect(o.args).toMatchObject({ resume: '/tmp/run', out: '/tmp/other', checkpointEvery: 0 });
   });
 
   it.each([
@@ -27,6 +39,8 @@ describe('npm run pretrain arguments', () => {
     [['--bogus', '1'], /unknown option --bogus/],
     [['--out'], /needs a value/],
     [['--measure'], /needs a value/],
+    [['--checkpoint-every', '-5'], /--checkpoint-every must be an integer ≥ 0/],
+    [['--resume', 'a', '--measure', 'b'], /nothing to --resume/],
   ])('refuses %j', (argv, message) => {
     expect(() => parsePretrainArgs(argv)).toThrow(message);
   });
@@ -108,5 +122,66 @@ describe('shipped base loader', () => {
   it('says how to make a missing base model, or how to run without one', async () => {
     const load = shippedBaseLoader(async () => ({ ok: false, status: 404, arrayBuffer: async () => new ArrayBuffer(0) }), '/');
     await expect(load('planner', 'demo')).rejects.toThrow(/No base planner ships for preset 'demo'.*npm run pretrain -- --preset demo.*start=scratch/);
+  });
+});
+
+describe('pretraining checkpoints on disk', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const tempDir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'coevo-resume-'));
+    dirs.push(d);
+    return d;
+  };
+  const args = (over: Partial<PretrainArgs>): PretrainArgs => ({ preset: 'tiny', seed: 1, out: 'out', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 0.02, measure: null, resume: null, checkpointEvery: null, ...over });
+  /** A resume file's header, as the app writes it (a safetensors file with no tensors). */
+  const resumeFile = (h: ResumeHeader): Buffer => {
+    const json = Buffer.from(JSON.stringify({ __metadata__: { format: RESUME_FILE_FORMAT, header: JSON.stringify(h) } }));
+    const len = Buffer.alloc(8);
+    len.writeUInt32LE(json.length, 0);
+    return Buffer.concat([len, json]);
+  };
+  const header = (model: 'grounder' | 'planner', seed = 1): ResumeHeader => ({ key: { format: RESUME_FORMAT, preset: 'tiny', model, seed, scale: 0.02, backend: 'wasm', recipe: '{}' }, stage: 'sft', step: 12, steps: 36 });
+
+  it('checkpoints every 25 grounder and 50 planner steps unless told, and never when measuring', () => {
+    expect(checkpointIntervals(args({}))).toEqual({ grounder: 25, planner: 50 });
+    expect(checkpointIntervals(args({ checkpointEvery: 7, models: ['planner'] }))).toEqual({ planner: 7 });
+    expect(checkpointIntervals(args({ measure: 'public/base' }))).toEqual({});
+  });
+
+  it('resumes the models that have a checkpoint, and says where each continues', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'tiny-planner.resume.safetensors'), resumeFile(header('planner')));
+    const r = checkpointsToResume(args({ resume: dir }));
+    expect(Object.keys(r?.files ?? {})).toEqual(['planner']);
+    expect(Buffer.from(r?.files.planner ?? '', 'base64')).toEqual(resumeFile(header('planner')));
+    expect(r?.notes.join('\n')).toMatch(/no grounder checkpoint .* starts afresh\.\n.*planner continues from sft step 12 of 36/);
+    expect(checkpointsToResume(args({}))).toBeNull();
+    // A fresh run into that folder says it replaces the checkpoint.
+    expect(checkpointsReplaced(args({ out: dir }), dir)).toEqual([join(dir, 'tiny-planner.resume.safetensors')]);
+  });
+
+  it('refuses another run\u2019s checkpoint, a file that is none, and a folder with none', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'tiny-planner.resume.safetensors'), resumeFile(header('planner', 2)));
+    expect(() => checkpointsToResume(args({ resume: dir, models: ['planner'] }))).toThrow(/checkpoint of another run \(seed: the checkpoint has 2, this run 1\)/);
+    expect(() => checkpointsToResume(args({ resume: dir, models: ['planner'], seed: 2, backend: 'webgpu' }))).toThrow(/backend: the checkpoint has "wasm", this run "webgpu"/);
+    writeFileSync(join(dir, 'tiny-planner.resume.safetensors'), Buffer.from('not a checkpoint at all'));
+    expect(() => checkpointsToResume(args({ resume: dir, models: ['planner'] }))).toThrow(/cannot be resumed: not a pretraining checkpoint/);
+    expect(() => checkpointsToResume(args({ resume: dir, models: ['grounder'] }))).toThrow(/no checkpoint to resume in .*tiny-grounder.resume.safetensors/);
+  });
+
+  it('replaces a kept checkpoint by renaming a whole new file over it, and removes them when the run is done', () => {
+    const dir = join(tempDir(), 'new');
+    const file = (seq: number, bytes: number[]) => ({ model: 'planner' as const, name: '../elsewhere', stage: 'sft', step: seq, steps: 9, seq, base64: Buffer.from(bytes).toString('base64') });
+    const path = keepCheckpoint(dir, 'tiny', file(1, [1, 2, 3]));
+    expect(path).toBe(join(dir, 'tiny-planner.resume.safetensors'));
+    keepCheckpoint(dir, 'tiny', file(2, [4, 5]));
+    expect([...readFileSync(path)]).toEqual([4, 5]);
+    expect(readdirSync(dir)).toEqual(['tiny-planner.resume.safetensors']);
+    removeCheckpoints(dir, 'tiny', ['grounder', 'planner']);
+    expect(existsSync(path)).toBe(false);
   });
 });

@@ -116,4 +116,27 @@ describe('pretrain host', () => {
     for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
     expect(host.status()).toMatchObject({ state: 'failed', error: 'out of memory in stage 2' });
   });
+
+  it('keeps the latest checkpoint of each model for the command, and hands a resume file to its recipe', async () => {
+    const resumed: (number[] | undefined)[] = [];
+    const checkpointing: BaseRecipe = async ({ checkpoints, resume, backend, onProgress }) => {
+      resumed.push(resume && Array.from(resume));
+      expect(backend).toBe('wasm');
+      for (let s = 1; s <= 5; s++) {
+        onProgress({ stage: 'read', step: s, steps: 5, loss: 1 });
+        if (checkpoints && (s % checkpoints.every === 0 || s === 5)) checkpoints.save({ stage: 'read', step: s, steps: 5, bytes: new Uint8Array([s]) });
+      }
+      return { bytes: new Uint8Array([9]), parameters: 1, steps: 5, figures: [] };
+    };
+    const host = createPretrainHost({ paint: async () => () => new Float32Array(0), backend: () => 'wasm', recipes: { grounder: checkpointing, planner: recipe('planner', 1) } });
+    await host.start({ preset: 'tiny', seed: 1, models: ['grounder', 'planner'], scale: 1, checkpointEvery: { grounder: 2 }, resume: { grounder: btoa(String.fromCharCode(4, 2)) } });
+    for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
+    expect(host.status()).toMatchObject({ state: 'done', checkpoints: 3 });
+    // Steps 2, 4 and 5 were handed out; only the newest is kept, and the planner (no interval) made none.
+    expect(host.checkpoints()).toEqual([{ model: 'grounder', name: 'tiny-grounder.resume.safetensors', stage: 'read', step: 5, steps: 5, seq: 3, base64: btoa(String.fromCharCode(5)) }]);
+    expect(resumed).toEqual([[4, 2]]);
+    await expect(host.start({ preset: 'tiny', seed: 1, models: ['planner'], scale: 1, resume: { grounder: 'AA==' } })).rejects.toThrow(/resume may only hold checkpoints of the listed models/);
+    await expect(host.start({ preset: 'tiny', seed: 1, models: ['grounder'], scale: 1, checkpointEvery: { grounder: 2.5 } })).rejects.toThrow(/checkpointEvery.grounder must be an integer/);
+    await expect(host.start({ preset: 'tiny', seed: 1, models: ['grounder'], scale: 1, resume: { grounder: 'AA==' }, measure: { grounder: 'AA==' } })).rejects.toThrow(/either measured .* or resumed/);
+  });
 });

@@ -1,0 +1,59 @@
+/**
+ * The base planner's training for a preset, checkpointed and resumable
+ * (`npm run pretrain -- --resume`): the same initial weights, recipe and
+ * steps as buildBasePlanner trains (test/slow/pretrain-planner-recipe holds
+ * the two to the same bytes); plannerRecipe then hands the weights to
+ * buildBasePlanner to measure. It lives apart from buildBasePlanner so that
+ * the evaluation there can change without touching checkpoints, and
+ * checkpoints without touching the evaluation.
+ */
+import { exportCheckpoint } from '../models/checkpoint';
+import { initPlanner } from '../models/planner';
+import { countParams, disposeParams } from '../models/params';
+import { plannerPreset } from '../models/presets';
+import { Random } from '../learn/random';
+import type { Tokenizer } from '../text/tokenizer';
+import type { BasePreset } from './baseTypes';
+import type { LoopState } from './loopState';
+import { BASE_PLANNER_RECIPES, trainBasePlanner, type BasePlannerOptions, type BasePlannerProgress, type BasePlannerRecord } from './planner';
+import type { RecipeOptions } from './recipeTypes';
+import { recipeCheckpoints, resumedState } from './resumeFile';
+import { RESUME_FORMAT, type ResumeKey } from './resumeKey';
+
+export interface PresetPlannerOptions {
+  preset: BasePreset;
+  seed: number;
+  scale: number;
+  backend: string;
+  tok: Tokenizer;
+  checkpoints?: RecipeOptions['checkpoints'];
+  resume?: Uint8Array;
+  onProgress?: (p: BasePlannerProgress) => void;
+}
+
+/** The preset's recipe with every step count times `scale`, as buildBasePlanner runs it. */
+export function scaledPlannerRecipe(preset: BasePreset, seed: number, scale: number): BasePlannerOptions {
+  const recipe = BASE_PLANNER_RECIPES[preset];
+  return { ...recipe, seed, pretrainSteps: Math.round(recipe.pretrainSteps * scale), sftSteps: Math.round(recipe.sftSteps * scale) };
+}
+
+/** Trains the base planner from `seed` (or on from a checkpoint) and returns its safetensors file. */
+export async function trainPresetPlanner(o: PresetPlannerOptions): Promise<{ bytes: Uint8Array; parameters: number; steps: number }> {
+  const cfg = plannerPreset(o.preset, o.tok.size);
+  const opts = scaledPlannerRecipe(o.preset, o.seed, o.scale);
+  const key: ResumeKey = { format: RESUME_FORMAT, preset: o.preset, model: 'planner', seed: o.seed, scale: o.scale, backend: o.backend, recipe: JSON.stringify({ recipe: opts, config: cfg }) };
+  const resume = resumedState<BasePlannerRecord>(o.resume, key);
+  const checkpoints = recipeCheckpoints<BasePlannerRecord>(key, o.checkpoints, (s: LoopState<BasePlannerRecord>) => ({
+    stage: s.record.stage,
+    step: s.step,
+    steps: s.record.stage === 'pretrain' ? opts.pretrainSteps : opts.sftSteps,
+  }));
+  // From the seed even when resuming: the checkpoint's weights replace these, and the init is cheap.
+  const params = initPlanner(new Random(o.seed).fork('planner init'), cfg);
+  try {
+    await trainBasePlanner(params, cfg, o.tok, opts, o.onProgress, { checkpoints, resume });
+    return { bytes: await exportCheckpoint(params, cfg), parameters: countParams(params), steps: opts.pretrainSteps + opts.sftSteps };
+  } finally {
+    disposeParams(params);
+  }
+}
