@@ -8,7 +8,7 @@
  * With a LoRA, the forward reads W + ΔW and only the adapters train.
  */
 import * as tf from '../models/tf';
-import { flatAdam } from '../models/flatAdam';
+import { flatAdam, type FlatAdam } from '../models/flatAdam';
 import { completionMask, plannerLogProbs, type PlannerConfig } from '../models/planner';
 import type { PlannerBatch } from '../models/plannerData';
 import { loraParams, loraTrainables, type Lora } from '../models/lora';
@@ -33,6 +33,8 @@ export interface PlannerSftStep {
 
 export interface PlannerSft {
   step(batch: PlannerBatch): Promise<PlannerSftStep>;
+  /** Its Adam, in the open so a pretraining checkpoint can save and restore it (src/pretrain/loopState.ts). */
+  readonly optimizer: FlatAdam;
   /** Number of trained parameters (adapters only under LoRA). */
   readonly trainable: number;
   /** Frees the optimizer's state (the parameters stay with their owner). */
@@ -83,6 +85,7 @@ export function makePlannerSft(params: Params, cfg: PlannerConfig, opts: Planner
   const opt = flatAdam(opts.lr);
   return {
     trainable: vars.reduce((n, v) => n + v.size, 0),
+    optimizer: opt,
     async step(batch) {
       const n = batch.examples.length;
       const pl = batch.promptLength;

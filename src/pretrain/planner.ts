@@ -18,7 +18,7 @@ import type { PlannerBatch } from '../models/plannerData';
 import { countParams, disposeParams, type ParamMap, type Params } from '../models/params';
 import { exportCheckpoint } from '../models/checkpoint';
 import { plannerPreset } from '../models/presets';
-import { applyStep } from '../learn/plannerSft';
+import { applyStep, makePlannerSft } from '../learn/plannerSft';
 import { decodeStates, evalPlanner, type PlannerEval } from '../learn/evalPlanner';
 import { plannerSftBatch, plannerStatesOf, type PlannerState } from '../learn/plannerStates';
 import { Random } from '../learn/random';
@@ -33,7 +33,6 @@ import { measuredWeights } from './measuredWeights';
 import { measurePlannerSplit, PLANNER_SPLITS, plannerSplitStates, splitFigures } from './plannerSplits';
 import { captureLoop, isCheckpointStep, mustReplay, restoreWeights, type Resumable } from './loopState';
 import { restoreOptimizer } from '../models/optimizerState';
-import { plannerSftTrainer } from './plannerSftTrainer';
 
 /** Prompt positions predicted per pretraining batch (besides the completion). */
 export const PROMPT_WINDOW = 32;
@@ -273,14 +272,14 @@ export async function trainBasePlanner(
     return plannerBatch(tok, cfg, relabelledExamples(states, (s) => s.instruction, relabelling, opts.relabelShare));
   };
   if (sftResume) restoreWeights(params, sftResume.weights);
-  const sft = plannerSftTrainer(params, cfg, { lr: opts.sftLr ?? 3e-3, clipNorm: 1 });
+  const sft = makePlannerSft(params, cfg, { lr: opts.sftLr ?? 3e-3, clipNorm: 1 });
   const losses: number[] = sftResume ? [...sftResume.record.losses] : [];
   try {
     if (sftResume?.optimizer) restoreOptimizer(sft.optimizer, params, sftResume.optimizer);
     // The streams continue where the interrupted run left them: its batches are drawn again, untrained (loopState.ts).
     if (mustReplay(first, opts.sftSteps)) for (let step = 0; step < first; step++) draw();
     for (let step = first; step < opts.sftSteps; step++) {
-      const loss = await sft.step(draw());
+      const { loss } = await sft.step(draw());
       losses.push(loss);
       if (cp && isCheckpointStep(step + 1, opts.sftSteps, cp.every)) {
         const s = await captureLoop(params, sft.optimizer, step + 1, { losses: [...losses], wallSeconds: (performance.now() - t1) / 1000 });
