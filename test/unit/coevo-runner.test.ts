@@ -166,7 +166,7 @@ describe('CoevoRunner', () => {
     r.dispose();
     await r.whenDisposed();
     expect(tf.memory().numTensors).toBe(tensors);
-  });
+  }, 600_000); // one tiny loop, now also sampling the planner in each evaluation: over 120 s on a loaded 2-core machine (a guard against hangs, not a speed goal)
 
   it('resumes a run unloaded in the middle of a phase and ends with what the uninterrupted run stored', async () => {
     const tensors = tf.memory().numTensors;

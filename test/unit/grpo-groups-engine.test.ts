@@ -91,5 +91,5 @@ describe('planner-grpo groups', () => {
     r.dispose();
     await r.whenDisposed();
     store.close();
-  });
+  }, 600_000); // five phases of a tiny run, the evaluation sampling the planner too: over 120 s on a loaded 2-core machine (a guard against hangs)
 });
