@@ -65,7 +65,11 @@ async function groundFirstSample(page: Page, runId: string): Promise<string[]> {
       reward: { type: 1, value: 1, plan: weights[0], weights, hits, total: weights[0] },
       advantage: 1.15,
     };
-    g.samples.slice(1).forEach((s) => (s.advantage = -1.15 / (g.samples.length - 1)));
+    // The other samples keep no points, so the markers are this sample's alone (under the grammar constraint every sample parses and is grounded).
+    g.samples.slice(1).forEach((s) => {
+      s.advantage = -1.15 / (g.samples.length - 1);
+      s.groundings = [];
+    });
     g.informative = true;
     store.put(g);
     await new Promise((ok) => (tx.oncomplete = ok));
