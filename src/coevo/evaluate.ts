@@ -518,7 +518,7 @@ export function neuralAgent(o: NeuralAgentOptions): Agent {
   return {
     plan: (qs) => decodeInstructions(o.planner, o.tok, qs.map(planItem), batch, { constrained: o.constrained }),
     sample: (qs, { temperature, rng }) => decodeInstructions(o.planner, o.tok, qs.map(planItem), batch, { constrained: o.constrained, temperature, rng }),
-    promptCut: (qs) => qs.map((q) => promptCut(o.tok, planItem(q).parts, o.planner.cfg.promptLength)),
+    promptCut: (qs) => qs.map((q) => promptCut(o.tok, planItem(q).parts, o.planner.cfg.promptLength, o.planner.cfg.goalMarks)),
     ground: async (qs) => (await pool.ground(qs)).map((a) => a.point),
     read: (screens) => probeReading(o.grounder.params, o.grounder.cfg, screens, o.paint, batch),
   };

@@ -36,6 +36,8 @@ export interface PlannerConfig {
   dim: number;
   heads: number;
   layers: number;
+  /** Prompts mark the description lines the goal names (text/goalMarks.ts); absent in checkpoints written before the marks. */
+  goalMarks?: boolean;
 }
 
 export function plannerSpecs(cfg: PlannerConfig): ParamSpecs {

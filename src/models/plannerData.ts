@@ -11,6 +11,7 @@
  */
 import { Random } from '../learn/random';
 import { printInstruction } from '../text/grammar';
+import { markScreen } from '../text/goalMarks';
 import { padLeft, padRight, SPECIAL, type Tokenizer } from '../text/tokenizer';
 import { describeScreen } from '../world/describe';
 import { screenOf } from '../world/env';
@@ -33,24 +34,26 @@ export interface PlannerPromptParts {
 export const HISTORY_WINDOW = 4;
 
 /** The prompt's pieces as token ids, before any cut or padding. */
-function promptPieces(tok: Tokenizer, parts: PlannerPromptParts): { goal: number[]; screen: number[]; history: number[] } {
-  return { goal: tok.encode(parts.goal), screen: tok.encode(parts.screen), history: tok.encode(parts.history.slice(-HISTORY_WINDOW).join('\n')) };
+function promptPieces(tok: Tokenizer, parts: PlannerPromptParts, marks: boolean): { goal: number[]; screen: number[]; history: number[] } {
+  const screen = marks ? markScreen(parts.goal, parts.screen) : parts.screen;
+  return { goal: tok.encode(parts.goal), screen: tok.encode(screen), history: tok.encode(parts.history.slice(-HISTORY_WINDOW).join('\n')) };
 }
 
 /** Tokens the whole prompt takes (bos, three seps, goal, screen, history), uncut. */
-export function promptTokenCount(tok: Tokenizer, parts: PlannerPromptParts): number {
-  const { goal, screen, history } = promptPieces(tok, parts);
+export function promptTokenCount(tok: Tokenizer, parts: PlannerPromptParts, marks = false): number {
+  const { goal, screen, history } = promptPieces(tok, parts, marks);
   return 4 + goal.length + screen.length + history.length;
 }
 
 /** True when promptIds would cut the screen description to fit `length`. */
-export function promptCut(tok: Tokenizer, parts: PlannerPromptParts, length: number): boolean {
-  return promptTokenCount(tok, parts) > length;
+export function promptCut(tok: Tokenizer, parts: PlannerPromptParts, length: number, marks = false): boolean {
+  return promptTokenCount(tok, parts, marks) > length;
 }
 
-export function promptIds(tok: Tokenizer, parts: PlannerPromptParts, length: number): number[] {
-  const { goal, history } = promptPieces(tok, parts);
-  let { screen } = promptPieces(tok, parts);
+export function promptIds(tok: Tokenizer, parts: PlannerPromptParts, length: number, marks = false): number[] {
+  const pieces = promptPieces(tok, parts, marks);
+  const { goal, history } = pieces;
+  let { screen } = pieces;
   const fixed = 4 + goal.length + history.length;
   if (fixed + screen.length > length) screen = screen.slice(0, Math.max(0, length - fixed));
   const ids = [SPECIAL.bos, ...goal, SPECIAL.sep, ...screen, SPECIAL.sep, ...history, SPECIAL.sep];
@@ -72,9 +75,10 @@ export function promptBucket(cfg: PlannerConfig, tokens: number): number {
 
 /** Prompts of `parts` as [B, L] row-major, L the bucket that holds the longest (cut to promptLength beyond it). */
 export function promptMatrix(tok: Tokenizer, cfg: PlannerConfig, parts: readonly PlannerPromptParts[]): { ids: Int32Array; length: number } {
-  const length = promptBucket(cfg, Math.max(0, ...parts.map((x) => promptTokenCount(tok, x))));
+  const marks = cfg.goalMarks === true;
+  const length = promptBucket(cfg, Math.max(0, ...parts.map((x) => promptTokenCount(tok, x, marks))));
   const ids = new Int32Array(parts.length * length);
-  parts.forEach((x, i) => ids.set(promptIds(tok, x, length), i * length));
+  parts.forEach((x, i) => ids.set(promptIds(tok, x, length, marks), i * length));
   return { ids, length };
 }
 

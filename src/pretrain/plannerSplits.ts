@@ -97,7 +97,7 @@ export async function measurePlannerSplit(p: ParamMap, cfg: PlannerConfig, tok: 
     valueStates: f1s.length,
     sampledParse: share(sampled.map((d) => parseInstruction(d.instruction) !== null)),
     sampledParseUnconstrained: share(sampledPlain.map((d) => parseInstruction(d.instruction) !== null)),
-    promptsCut: share(states.map((s) => promptCut(tok, s.parts, cfg.promptLength))),
+    promptsCut: share(states.map((s) => promptCut(tok, s.parts, cfg.promptLength, cfg.goalMarks))),
   };
 }
 

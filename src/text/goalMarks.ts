@@ -1,0 +1,48 @@
+/**
+ * Goal marks: each line of the screen description whose quoted text the goal
+ * also says is prefixed with a mark, "=" when the goal holds the whole text
+ * and "+" when it shares a content word with it. Reading models have long
+ * been helped by such exact-match features (DrQA's reader marks the passage
+ * words that occur in the question): a small planner cannot learn to compare
+ * every line with the goal on its own, so it learns each site's words by
+ * heart and fails on sites it has not seen. The mark makes the comparison an
+ * input, whatever the words are, and relabelled examples stay consistent
+ * because the marks are computed after relabelling.
+ */
+
+/** Words too common to say that a line and the goal are about the same thing. */
+const STOPWORDS = new Set([
+  'the', 'and', 'for', 'with', 'from', 'into', 'onto', 'your', 'you', 'all', 'new', 'this', 'that', 'then', 'its', 'are', 'was', 'has', 'have', 'not', 'out', 'off', 'per', 'via', 'get', 'set', 'add', 'use', 'now', 'any', 'one', 'our', 'their', 'them', 'than', 'too', 'but', 'can',
+]);
+
+const words = (text: string): string[] => text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+
+const QUOTED = /"([^"]*)"/g;
+
+export type GoalMark = '=' | '+' | '';
+
+/** The mark of one description line against the goal's words (see the file comment). */
+export function goalMark(line: string, goalWords: readonly string[]): GoalMark {
+  const joined = ` ${goalWords.join(' ')} `;
+  const vocabulary = new Set(goalWords);
+  let mark: GoalMark = '';
+  for (const [, text] of line.matchAll(QUOTED)) {
+    const ws = words(text);
+    if (ws.length === 0) continue;
+    if (joined.includes(` ${ws.join(' ')} `)) return '=';
+    if (ws.some((w) => w.length >= 3 && !STOPWORDS.has(w) && vocabulary.has(w))) mark = '+';
+  }
+  return mark;
+}
+
+/** The screen description with each line that the goal names marked. */
+export function markScreen(goal: string, screen: string): string {
+  const goalWords = words(goal);
+  return screen
+    .split('\n')
+    .map((line) => {
+      const mark = goalMark(line, goalWords);
+      return mark ? `${mark} ${line}` : line;
+    })
+    .join('\n');
+}
