@@ -135,7 +135,8 @@ const choice = (values: readonly string[]): ScalarSpec => ({ kind: 'choice', val
 
 const LR = num(0, 0.1, true);
 const STEPS = int(0, 100_000);
-const PRIOR = num(0, 100, true);
+/** σ of a reward-pool grounder; also what an imported GRPO group may record. */
+export const PRIOR = num(0, 100, true);
 const PRESET = choice(PRESETS);
 const MAX_POOL = POOL_NAMES.length;
 
@@ -401,6 +402,27 @@ function parseValue(field: ConfigPath, spec: FieldSpec, text: string): unknown {
         return { name: m[1].trim(), prior: Number(m[2].trim()) };
       });
   }
+}
+
+/** Whether `path` names a settable field ('groupSize', 'lora.rank', ...). */
+export function isConfigPath(path: string): path is ConfigPath {
+  return (PATHS as string[]).includes(path);
+}
+
+/**
+ * Checks one field as a run record keeps it flat (runner.ts configRecord:
+ * dotted names, the pool as text like 'verifier:1,current:2') against the
+ * same range as validateConfig, so an imported run cannot carry a value that
+ * `--set` would refuse. Throws a ConfigError.
+ */
+export function checkStoredField(path: ConfigPath, value: unknown): void {
+  const [spec] = FIELD_SPECS[path];
+  if (spec.kind !== 'pool') {
+    checkScalar(path, spec, value);
+    return;
+  }
+  if (typeof value !== 'string') fail(path, rangeText(spec), value);
+  checkPool(parseValue(path, spec, value));
 }
 
 /**

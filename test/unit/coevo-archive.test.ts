@@ -182,7 +182,7 @@ describe('run export and import', () => {
         })
         .join('\n');
     await expectRefused(store, rewrite(zip, 'samples.jsonl', secondLine((o) => delete o.kept)), /samples\.jsonl line 2: field 'kept' must be true or false \(found nothing\)\. Nothing was imported\./);
-    await expectRefused(store, rewrite(zip, 'samples.jsonl', secondLine((o) => (o.iteration = 'one'))), /samples\.jsonl line 2: field 'iteration' must be an integer ≥ 0 \(found "one"\)/);
+    await expectRefused(store, rewrite(zip, 'samples.jsonl', secondLine((o) => (o.iteration = 'one'))), /samples\.jsonl line 2: field 'iteration' must be an integer from 0 to 10 \(found "one"\)/);
     await expectRefused(store, rewrite(zip, 'samples.jsonl', secondLine((o) => (o.actionType = 'JUMP'))), /field 'actionType' must be one of CLICK, TYPE/);
     await expectRefused(store, rewrite(zip, 'samples.jsonl', secondLine((o) => (o.runId = 'other'))), /field 'runId' must be the exported run's id r/);
     await expectRefused(store, rewrite(zip, 'samples.jsonl', (t) => t.replace('}\n', '\n')), /samples\.jsonl line 1 is not valid JSON/);
