@@ -405,3 +405,35 @@ export function roleOfWord(word: string): Role | null {
 export function iconOfWord(word: string): IconName | null {
   return (VOCABS.icon.value.get(word.toLowerCase()) as IconName | undefined) ?? null;
 }
+
+/**
+ * The parser's tables as plain data, for ports of parseInstruction to other
+ * languages (src/export writes them as grammar.json beside rewards.py): the
+ * action forms in the order parseExact tries them, the reference forms in
+ * the order parseRef tries them, each as literal pieces and slots, and the
+ * vocabularies' lower-case word → value maps. A port builds its own regular
+ * expressions from the pieces, so that its regex dialect is its own concern.
+ */
+export interface GrammarSpec {
+  actions: { action: ActionType; forms: GrammarForm[] }[];
+  refActions: ActionType[];
+  refs: { variant: RefVariant; style: Ref['style']; forms: GrammarForm[] }[];
+  vocabs: Record<VocabKind, Record<string, string>>;
+  ordinals: string[];
+}
+
+export interface GrammarForm {
+  /** Literal text (matched case-insensitively) or a slot. */
+  parts: (string | { field: string; kind: string })[];
+}
+
+export function grammarSpec(): GrammarSpec {
+  const form = (c: Compiled): GrammarForm => ({ parts: c.parts.map((p) => (typeof p === 'string' ? p : { field: p.field, kind: p.kind })) });
+  return {
+    actions: ACTION_TYPES.map((action) => ({ action, forms: COMPILED_ACTIONS[action].map(form) })),
+    refActions: [...REF_ACTIONS],
+    refs: VARIANTS.map((variant) => ({ variant, style: VARIANT_STYLE[variant], forms: COMPILED_REFS[variant].map(form) })),
+    vocabs: Object.fromEntries(Object.entries(VOCABS).map(([k, v]) => [k, Object.fromEntries(v.value)])) as Record<VocabKind, Record<string, string>>,
+    ordinals: [...ORDINAL_WORDS],
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * A run shaped like a tiny co-evolution run, for the export tests, built
+ * without models: real training states of the world (tasks, oracle steps,
+ * boxes, canonical instructions), samples of D0 and of three distilled
+ * iterations (some dropped), a screenshot record per state, recorded planner
+ * GRPO groups with the real plan reward (grpo-groups-fixtures), and two
+ * checkpoints. The screenshots are tiny stand-in PNGs of the right size:
+ * the export copies them and never looks inside.
+ */
+import type { StepSample } from '../../src/coevo/records';
+import { trainingPlannerStates } from '../../src/learn/plannerStates';
+import { Random } from '../../src/learn/random';
+import type { RunBundle } from '../../src/store/store';
+import type { ScreenRecord } from '../../src/store/schema';
+import { checkpoint, coevoRun, pngBytes } from './coevo-store-fixtures';
+import { groupsOf, targetedStates } from './grpo-groups-fixtures';
+
+export async function tinyRunBundle(states = 400, runId = 'tiny'): Promise<RunBundle> {
+  const all = trainingPlannerStates(new Random(11), states).slice(0, states);
+  const screens: ScreenRecord[] = [];
+  const samples: StepSample[] = all.map((st, n) => {
+    const iteration = n < states * 0.55 ? 0 : 1 + (n % 3);
+    const hash = `s${n}`;
+    screens.push({ hash, png: new Blob([pngBytes(st.screen.width, st.screen.height, n)], { type: 'image/png' }), width: st.screen.width, height: st.screen.height });
+    const kept = n % 11 !== 5;
+    const box = st.step.box;
+    return {
+      id: `${runId}/${iteration}/${n}`,
+      runId,
+      iteration,
+      phase: iteration === 0 ? 'seed-data' : 'distill',
+      origin: iteration === 0 ? 'seed' : 'distilled',
+      source: iteration === 0 ? 'writer:terse' : `planner@${iteration}`,
+      task: st.task,
+      stepIndex: st.stepIndex,
+      platform: st.task.platform,
+      goal: st.task.goal,
+      instruction: st.instruction,
+      style: st.step.instruction.ref?.style ?? null,
+      actionType: st.step.type,
+      ...(st.step.value !== undefined ? { value: st.step.value } : {}),
+      ...(st.step.targetId !== undefined ? { targetId: st.step.targetId } : {}),
+      ...(box ? { box: { ...box } } : {}),
+      screenHash: hash,
+      kept,
+      curation: [{ stage: 'verifier', decision: kept ? 'keep' : 'drop', reason: kept ? 'verified' : 'verifier pool disagrees' }],
+    };
+  });
+  const run = { ...coevoRun(runId), status: 'done' as const, config: { preset: 'tiny', iterations: 3, coevo: true } };
+  const groups = [...(await groupsOf(runId, 1, 0, targetedStates(4))), ...(await groupsOf(runId, 2, 0, targetedStates(4, 9), 2, true))];
+  return { run, samples, trajectories: [], phases: [], metrics: [], screens, checkpoints: [checkpoint(runId, 'planner', 0), checkpoint(runId, 'grounder', 1)], groups };
+}
