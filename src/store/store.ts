@@ -223,7 +223,8 @@ export class Store {
   /**
    * Writes a whole run that is not in the store yet (an imported export), in
    * one transaction. Refuses, changing nothing, when the run or any of its
-   * samples, trajectories or checkpoints already exists.
+   * samples, trajectories or checkpoints already exists; screens already
+   * stored (by hash) are kept, not replaced.
    */
   async restoreRun(bundle: RunBundle): Promise<void> {
     const { run } = bundle;
@@ -236,6 +237,11 @@ export class Store {
     const tx = this.db.transaction(['runs', 'screens', ...PER_RUN], 'readwrite');
     await inTransaction(tx, `Restoring ${what} failed, so nothing of it was saved`, async (write) => {
       if (await tx.objectStore('runs').get(run.id)) throw new StoreError(`A run with id ${run.id} already exists. Delete it first; nothing was changed.`);
+      // Screens are shared between runs by hash: one already stored stays as it is, so an import never replaces what another run shows.
+      // (Read before any write, so that a failed write is the error reported.)
+      const screens = tx.objectStore('screens');
+      const stored = await Promise.all(bundle.screens.map((s) => screens.getKey(s.hash)));
+      const newScreens = bundle.screens.filter((_, i) => stored[i] === undefined);
       write(tx.objectStore('runs').add(run));
       // add, not put: an id another run already uses aborts the restore instead of overwriting that run's record.
       for (const s of bundle.samples) write(tx.objectStore('samples').add(sampleRecord(s)));
@@ -244,7 +250,7 @@ export class Store {
       for (const m of bundle.metrics) write(tx.objectStore('metrics').add(m));
       for (const c of bundle.checkpoints) write(tx.objectStore('checkpoints').add(c));
       for (const g of groups) write(tx.objectStore('groups').add(g));
-      for (const s of bundle.screens) write(tx.objectStore('screens').put(s));
+      for (const s of newScreens) write(screens.add(s));
     });
   }
 
