@@ -30,6 +30,10 @@ export interface CoevoApi {
   /** 'run' also resumes a stored run this page has not loaded, from its last finished phase. */
   controlCoevo(runId: string, action: 'run' | 'pause' | 'step-batch'): Promise<CoevoStatus>;
   coevoReport(runId: string): Promise<CoevoReport>;
+  /** The stored runs, newest first (the export command finds its run here). */
+  listRuns(): Promise<{ id: string; name: string }[]>;
+  /** A stored run as its archive zip (src/coevo/archive.ts). */
+  exportRun(runId: string): Promise<Uint8Array>;
   startPretrain(opts: PretrainOptions): Promise<void>;
   pretrainStatus(): Promise<PretrainStatus>;
   pretrainResult(): Promise<PretrainResult>;
