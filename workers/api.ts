@@ -119,6 +119,8 @@ export interface EngineApi {
   watchCoevo(listener: (p: CoevoProgress) => void): Promise<void>;
   listRuns(): Promise<RunRecord[]>;
   exportRun(runId: string): Promise<Uint8Array>;
+  /** The run's data sets and rewards for TRL or ms-swift as one zip: the files `npm run export` writes (src/export). */
+  exportForTrainer(runId: string, format: 'trl' | 'swift'): Promise<Uint8Array>;
   importRun(bytes: Uint8Array): Promise<RunRecord>;
   deleteRun(runId: string): Promise<void>;
 

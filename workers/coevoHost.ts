@@ -12,6 +12,8 @@ import { applySet, defaultConfig, validateConfig, type CoevoConfig } from '../sr
 import { CoevoRunner, configOfRun, type CoevoProgress, type RunnerDeps } from '../src/coevo/runner';
 import { buildReport } from '../src/coevo/report';
 import { exportRun, importRun } from '../src/coevo/archive';
+import { trainerExportZip } from '../src/export/fromStore';
+import { BUNDLED_PYTHON } from '../src/export/pythonAssets';
 import { phasePlan } from '../src/coevo/machine';
 import type { CoevoReport } from '../src/coevo/records';
 import { PRESET_NAMES, type PresetName } from '../src/models/presets';
@@ -144,6 +146,10 @@ export function createCoevoHost(deps: HostDeps) {
 
     async exportRun(runId: string): Promise<Uint8Array> {
       return exportRun(await deps.store(), runId);
+    },
+
+    async exportForTrainer(runId: string, format: 'trl' | 'swift'): Promise<Uint8Array> {
+      return trainerExportZip(await deps.store(), runId, format, BUNDLED_PYTHON);
     },
 
     async importRun(bytes: Uint8Array): Promise<RunRecord> {

@@ -58,6 +58,10 @@ export function createEngine(backends: Backends): EngineApi {
       const bytes = await coevo.exportRun(runId);
       return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
     },
+    exportForTrainer: async (runId, format) => {
+      const bytes = await coevo.exportForTrainer(runId, format);
+      return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
+    },
     importRun: (bytes) => coevo.importRun(bytes),
     deleteRun: (runId) => coevo.deleteRun(runId),
 
