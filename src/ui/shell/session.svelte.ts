@@ -5,6 +5,8 @@
  * co-evolution methods, so every control goes through the same checks.
  */
 import { Comlink, getEngine } from '../engine';
+import { readStorage, requestPersistence } from '../storage/browserStorage';
+import { noRoomMessage, runBytes } from '../storage/storageBudget';
 import type { CoevoControl, CoevoProgress, CoevoStartOptions, RunRecord } from '../../../workers/api';
 
 export type Command = CoevoControl | 'start' | 'delete';
@@ -64,6 +66,12 @@ export class LabSession {
 
   async start(options: CoevoStartOptions): Promise<string | null> {
     return this.guard('start', async () => {
+      // A run that cannot fit is refused before it starts, not when the quota runs out mid-phase.
+      const figures = await readStorage();
+      const noRoom = figures && noRoomMessage(runBytes(options), figures);
+      if (noRoom) throw new Error(noRoom);
+      // Runs are hours of compute: ask the browser not to evict them (it may say no; the run list shows which).
+      void requestPersistence();
       const { runId } = await getEngine().startCoevo(options);
       // Progress streams in through watchCoevo; the list and status catch up without holding the caller.
       void this.refresh();
