@@ -57,7 +57,8 @@ export async function launchProfile(dir: string): Promise<BrowserContext> {
 }
 
 export interface OpenOptions {
-  backend: Backend;
+  /** 'auto': the app's own choice (WebGPU on a hardware adapter, WASM on a software one or without WebGPU; src/ui/backendChoice.ts). */
+  backend: Backend | 'auto';
   /** Console errors and uncaught exceptions of the page and its workers. */
   onBrowserError(message: string): void;
   /** How long to wait for the app to install window.coevo (default 60 s). */
@@ -78,7 +79,7 @@ export async function openApp(browser: Pick<Browser, 'newPage'>, baseUrl: string
     options.onBrowserError('the browser page crashed (out of memory?)');
   });
 
-  const path = options.backend === 'wasm' ? '/?backend=wasm' : '/';
+  const path = options.backend === 'auto' ? '/' : `/?backend=${options.backend}`;
   await page.goto(`${baseUrl}${path}`);
   const timeout = options.installTimeoutMs ?? 60_000;
   try {

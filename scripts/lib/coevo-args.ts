@@ -35,8 +35,9 @@ usage: npm run coevo -- [options]
   --seed S             seed of the run, an integer ≥ 0 (default 1)
   --out DIR            where to write report.json, report.md and charts/
                        (default out/coevo/<UTC timestamp>)
-  --backend B          webgpu or wasm (default webgpu; without a WebGPU adapter the app
-                       falls back to wasm and says so; with --backend webgpu that is an error)
+  --backend B          webgpu or wasm (default: the app's choice, as in the browser: webgpu on
+                       a hardware adapter, wasm on a software one (SwiftShader) or without
+                       WebGPU; with --backend webgpu a missing adapter is an error)
   --set KEY=VALUE      override one config field (repeatable), e.g. --set coevo=false
   --profile DIR        keep the browser's storage in DIR (created if missing). Rerunning the
                        same command with the same DIR after an interruption (Ctrl-C, a crash,

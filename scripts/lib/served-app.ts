@@ -59,7 +59,8 @@ function withTimeout<T>(p: Promise<T>, ms: number, message: (seconds: number) =>
  */
 export async function withServedApp<T>(
   env: AppEnvironment,
-  want: { backend: Backend; backendExplicit: boolean; lost: string; profile?: string },
+  /** appChooses: without an explicit backend, open the app without one and let it choose as it does for a person (npm run coevo). */
+  want: { backend: Backend; backendExplicit: boolean; lost: string; profile?: string; appChooses?: boolean },
   work: (s: ServedApp) => Promise<T>,
 ): Promise<T> {
   const { printer } = env;
@@ -79,14 +80,16 @@ export async function withServedApp<T>(
     server = await env.serve(want.profile === undefined ? undefined : profilePort(want.profile));
     if (!server.isolated) printer.log('warning: the server did not send COOP/COEP headers, so the WASM backend runs single-threaded; check vite.config.ts preview.headers.');
     browser = want.profile === undefined ? await launchBrowser() : await launchProfile(want.profile);
-    const app = await openApp(browser, server.url, { backend: want.backend, onBrowserError: (m) => printer.log(m) });
+    const auto = want.appChooses === true && !want.backendExplicit;
+    const app = await openApp(browser, server.url, { backend: auto ? 'auto' : want.backend, onBrowserError: (m) => printer.log(m) });
     const browserVersion = 'version' in browser ? browser.version() : ((await app.page.evaluate(() => navigator.userAgent)).match(/Chrome\/(\S+)/)?.[1] ?? 'unknown');
     const device = await withTimeout(app.call('ready'), env.readyTimeoutMs ?? 180_000, (s) => `the app's engine worker did not report its backend within ${s} s (see the browser errors above, if any).`);
     printer.log(`app ready at ${server.url}: backend ${device.backend}, adapter ${device.adapter}`);
     if (device.backend !== want.backend) {
       const why = `asked for ${want.backend} but the app runs on ${device.backend}`;
       if (want.backendExplicit) throw new RunFailure(1, `${why} (no WebGPU adapter in this chromium?); pass --backend wasm to run on the CPU.`);
-      printer.log(`warning: ${why}.`);
+      if (auto) printer.log(`note: the app chose ${device.backend} (it prefers WASM over a software WebGPU adapter, and without one); pass --backend ${want.backend} to insist.`);
+      else printer.log(`warning: ${why}.`);
     }
     return await work({ url: server.url, browserVersion, app, device });
   } finally {

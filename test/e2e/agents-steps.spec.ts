@@ -17,7 +17,7 @@ import type { StepCheckOptions, StepCheckResult } from '../../workers/api';
 const SLOW = process.env.COEVO_SLOW === '1';
 
 async function openOn(page: Page, backend: 'webgpu' | 'wasm'): Promise<void> {
-  await page.goto(backend === 'wasm' ? '/?backend=wasm' : '/');
+  await page.goto(`/?backend=${backend}`);
   await expect(page.getByTestId('device-badge')).toHaveAttribute('data-backend', backend);
 }
 

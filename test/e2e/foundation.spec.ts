@@ -25,7 +25,8 @@ async function trainAndReadLoss(page: Page): Promise<{ first: number; last: numb
 
 test('trains the tiny model on WebGPU in the worker and keeps the run across a reload', async ({ page }) => {
   const errors = watchErrors(page);
-  await page.goto('/');
+  // Asked for explicitly: on a software adapter (SwiftShader here) the app would pick WASM by itself.
+  await page.goto('/?backend=webgpu');
   const badge = page.getByTestId('device-badge');
   await expect(badge).toHaveAttribute('data-backend', 'webgpu');
   await expect(badge).toContainText('WebGPU');
@@ -74,6 +75,33 @@ test('without WebGPU the page explains why and trains on the WASM fallback', asy
   } finally {
     await browser.close();
   }
+});
+
+test('on a software adapter the app starts on WASM, says why, and the badge switches backends', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/');
+  const badge = page.getByTestId('device-badge');
+  const probe = await page.evaluate(async () => {
+    const a = await (navigator as Navigator & { gpu?: GPU }).gpu?.requestAdapter();
+    return a ? `${a.info.vendor} ${a.info.architecture} ${a.info.description}`.toLowerCase() : '';
+  });
+  test.skip(!/swiftshader|llvmpipe|software/.test(probe), `a hardware adapter (${probe}): the app rightly starts on WebGPU`);
+  await expect(badge).toHaveAttribute('data-backend', 'wasm');
+  await expect(page.getByTestId('backend-why')).toContainText('software GPU');
+  await expect(page.getByTestId('backend-why')).toHaveAttribute('title', /software one/);
+  expect(page.url()).not.toContain('backend=');
+
+  await page.getByTestId('backend-webgpu').click();
+  await expect(page).toHaveURL(/backend=webgpu/);
+  await expect(badge).toHaveAttribute('data-backend', 'webgpu');
+  await expect(badge).toContainText('software GPU, slow');
+  await expect(page.getByTestId('backend-why')).toHaveCount(0);
+  await expect(page.getByTestId('backend-webgpu')).toHaveAttribute('aria-pressed', 'true');
+
+  await page.getByTestId('backend-wasm').click();
+  await expect(page).toHaveURL(/backend=wasm/);
+  await expect(badge).toHaveAttribute('data-backend', 'wasm');
+  expect(errors).toEqual([]);
 });
 
 test('?backend=wasm selects the CPU backend explicitly', async ({ page }) => {

@@ -188,14 +188,14 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('coevo run driver against a stand-in
     expect(e.message).toContain('phase sft-planner: NaN loss at step 3');
   });
 
-  it('refuses a fallback to wasm when --backend webgpu was given, and only warns when it was the default', async () => {
+  it('refuses a fallback to wasm when --backend webgpu was given, and without --backend lets the app choose and says so', async () => {
     const e = await failure(runCoevo(args({ backend: 'webgpu', backendExplicit: true, out: join(outRoot, 'nogpu') }), harness('/nogpu').env));
     expect((e as RunFailure).exitCode).toBe(1);
     expect(e.message).toContain('asked for webgpu but the app runs on wasm');
     const { lines, env } = harness('/nogpu');
     const ok = await runCoevo(args({ backend: 'webgpu', backendExplicit: false, out: join(outRoot, 'fallback') }), env);
     expect(ok.device.backend).toBe('wasm');
-    expect(lines.join('\n')).toContain('warning: asked for webgpu but the app runs on wasm');
+    expect(lines.join('\n')).toContain('note: the app chose wasm (it prefers WASM over a software WebGPU adapter, and without one); pass --backend webgpu to insist.');
   });
 
   it('says to rebuild when the app lacks window.coevo.ready', async () => {

@@ -4,9 +4,11 @@
  * and shortcut sends. Components render it; only this file writes the URL.
  */
 import { LabSession } from './session.svelte';
-import { parseLabUrl, writeLabUrl, type PresetChoice, type StartChoice, type ViewName } from '../url';
+import { labSearch, parseLabUrl, writeLabUrl, type PresetChoice, type StartChoice, type ViewName } from '../url';
 import { SHIPPED_BASE_PRESETS } from '../../pretrain/baseTypes';
 import type { CoevoControl, CoevoProgress, DeviceInfo } from '../../../workers/api';
+import type { ConfigPath } from '../../coevo/config';
+import { judge, type Edits, type FormVerdict, type RunBasics } from '../newrun/runForm';
 
 const baseShipsFor = (p: PresetChoice) => (SHIPPED_BASE_PRESETS as readonly string[]).includes(p);
 
@@ -27,6 +29,10 @@ export class Lab {
   demo = $state(false);
   explain = $state(false);
   device = $state<DeviceInfo | null>(null);
+  /** Why the page started on this backend when a person might expect the other (set by the shell's backend plan). */
+  backendWhy = $state<string | null>(null);
+  /** The backends the badge's switch offers. */
+  backendChoices = $state<('webgpu' | 'wasm')[]>([]);
 
   readonly progress: CoevoProgress | null = $derived(this.runId ? (this.session.progress[this.runId] ?? null) : null);
   /** The preset a new run gets: the URL's, else tiny where training is slow (CPU, software GPU), else demo. */
@@ -35,6 +41,13 @@ export class Lab {
   readonly baseShips: boolean = $derived(baseShipsFor(this.presetChoice));
   /** Where a new run's weights come from. */
   readonly startChoice: StartChoice = $derived(this.startFor(this.presetChoice));
+
+  /** The New-run form's edits: text per config field, judged by the validator (newrun/runForm.ts). */
+  configEdits = $state<Edits>({});
+  /** What the quick controls chose for the next run. */
+  readonly basics: RunBasics = $derived({ preset: this.presetChoice, seed: this.seed, iterations: this.iterations, start: this.startChoice });
+  /** The next run's config, name and refusals, as the form shows them. */
+  readonly verdict: FormVerdict = $derived(judge(this.basics, this.configEdits));
 
   constructor(search: string = location.search) {
     this.readUrl(search);
@@ -91,6 +104,14 @@ export class Lab {
     writeLabUrl({ seed });
   }
 
+  editConfig(path: ConfigPath, text: string): void {
+    this.configEdits = { ...this.configEdits, [path]: text };
+  }
+
+  resetConfig(): void {
+    this.configEdits = {};
+  }
+
   /** The base models where they ship for `preset`, unless the URL chose scratch. */
   startFor(preset: PresetChoice): StartChoice {
     return this.start !== 'scratch' && baseShipsFor(preset) ? 'base' : 'scratch';
@@ -99,6 +120,17 @@ export class Lab {
   setStart(start: StartChoice): void {
     this.start = start;
     writeLabUrl({ start });
+  }
+
+  /** Why the backend switch is off now: switching reloads the page, which would cut a training run short. */
+  get switchBlocked(): string | null {
+    return this.progress?.state === 'running' ? 'Pause the run first: switching backends reloads the page.' : null;
+  }
+
+  /** Reloads the page on `backend`, kept in the URL (see BackendSwitch.svelte for why a reload). */
+  switchBackend(backend: 'webgpu' | 'wasm'): void {
+    if (this.switchBlocked) return;
+    location.search = labSearch(location.search, { backend });
   }
 
   setExplain(on: boolean): void {
@@ -110,7 +142,15 @@ export class Lab {
   async newRun(paused = true, preset: PresetChoice = this.presetChoice): Promise<string | null> {
     const current = this.progress;
     if (current?.state === 'running') await this.session.control(current.runId, 'pause');
-    const runId = await this.session.start({ preset, seed: this.seed, iterations: this.iterations, paused, config: { start: this.startFor(preset) } });
+    const basics: RunBasics = { preset, seed: this.seed, iterations: this.iterations, start: this.startFor(preset) };
+    const verdict = judge(basics, this.configEdits);
+    const refused = Object.values(verdict.errors)[0];
+    if (refused !== undefined) {
+      this.session.error = `The run was not started: ${refused}`;
+      return null;
+    }
+    // The edits travel as --set assignments, so the worker applies and checks them exactly as the command line does.
+    const runId = await this.session.start({ preset, seed: this.seed, iterations: this.iterations, paused, config: { start: basics.start }, set: verdict.set, name: verdict.name });
     if (runId) this.selectRun(runId);
     return runId;
   }
