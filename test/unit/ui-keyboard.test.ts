@@ -2,9 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { keyCommand, type KeyPress } from '../../src/ui/shell/keyboard';
 
 const on = (tagName: string, attrs: Record<string, string> = {}): KeyPress['target'] => ({ tagName, getAttribute: (n: string) => attrs[n] ?? null });
-const press = (key: string, target: KeyPress['target'] = on('BODY'), extra: Partial<KeyPress> = {}) => keyCommand({ key, target, ...extra });
+const press = (key: string, target: KeyPress['target'] = on('BODY'), extra: Partial<KeyPress> = {}) => keyCommand({ key, target, view: 'loop', ...extra });
 
 describe('the keyboard map', () => {
+  it('acts on the Loop view only: elsewhere space scrolls and → pages through the view', () => {
+    for (const view of ['grpo', 'grounder', 'data', 'metrics', 'playground', 'world'] as const) {
+      expect(press(' ', on('BODY'), { view })).toBeNull();
+      expect(press('ArrowRight', on('BODY'), { view })).toBeNull();
+    }
+  });
+
   it('space runs or pauses, → steps one phase', () => {
     expect(press(' ')).toBe('toggle-run');
     expect(press('ArrowRight')).toBe('step-phase');

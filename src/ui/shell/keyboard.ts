@@ -1,4 +1,5 @@
-/** The lab's keyboard shortcuts: space = run/pause, → = step one phase. */
+/** The lab's keyboard shortcuts: space = run/pause, → = step one phase, on the Loop view only. */
+import type { ViewName } from '../url';
 
 export type KeyCommand = 'toggle-run' | 'step-phase';
 
@@ -11,7 +12,16 @@ export interface KeyPress {
   shiftKey?: boolean;
   repeat?: boolean;
   target: { tagName?: string; isContentEditable?: boolean; getAttribute?(name: string): string | null } | null;
+  /** The view on show. */
+  view: ViewName;
 }
+
+/**
+ * Where the shortcuts act: the view with the run's controls. Elsewhere Space
+ * scrolls the page (the Data view is long) and → pages through what the view
+ * shows; a run started or stepped from there would be a surprise.
+ */
+export const SHORTCUT_VIEWS: readonly ViewName[] = ['loop'];
 
 /** Elements where the key already means something: typing, choosing, or (for space) pressing the focused control. */
 const TYPING = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
@@ -19,6 +29,7 @@ const SPACE_ACTIVATES = new Set(['BUTTON', 'A', 'SUMMARY']);
 const ROLES_THAT_TAKE_KEYS = new Set(['textbox', 'slider', 'spinbutton', 'combobox', 'listbox', 'tab', 'menuitem']);
 
 export function keyCommand(e: KeyPress): KeyCommand | null {
+  if (!SHORTCUT_VIEWS.includes(e.view)) return null;
   if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return null;
   const t = e.target;
   const tag = t?.tagName?.toUpperCase() ?? '';

@@ -73,6 +73,11 @@ export class Lab {
     if (this.runId) {
       const p = await this.session.load(this.runId);
       if (!p) this.selectRun(null);
+    } else if (this.session.runs.length > 0) {
+      // A bare link opens on the newest stored run rather than an empty lab: most visits come back to see a run.
+      this.runId = this.session.runs[0].id;
+      writeLabUrl({ run: this.runId });
+      await this.session.load(this.runId);
     }
   }
 
