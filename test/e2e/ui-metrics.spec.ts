@@ -30,6 +30,7 @@ test('the metrics view charts every suite and training curve, and overlays a sec
   expect(webLines).toBeGreaterThan(1);
   expect(Number(await web.getAttribute('data-points'))).toBe(webLines * report.iterations.length);
   await expect(web.locator('canvas')).toHaveCount(1);
+  await expect(web).toHaveAttribute('data-x-span', `0..${report.iterations.length - 1}`);
 
   // Training curves: losses, GRPO reward and KL, each with points.
   for (const id of ['curve-chart-loss', 'curve-chart-reward', 'curve-chart-kl', 'grpo-iterations']) {
@@ -54,4 +55,17 @@ test('the metrics view charts every suite and training curve, and overlays a sec
   await page.reload();
   await expect(page.getByTestId('view-metrics')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('suite-chart-web-cross-task')).toHaveAttribute('data-lines', String(2 * webLines));
+});
+
+test('with only iteration 0 evaluated, the x axis spans k = 0 alone (not 0..100)', async ({ page }) => {
+  test.setTimeout(240_000);
+  await openApp(page);
+  const runId = await finishedRun(page, { ...MINI, iterations: 0 });
+  await openApp(page, `&view=metrics&run=${encodeURIComponent(runId)}`);
+  const web = page.getByTestId('suite-chart-web-cross-task');
+  await expect(web).toHaveAttribute('data-x-span', '0..0');
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.screenshot({ path: 'test-results/ui/metrics-k0-390.png', fullPage: true });
+  // A phone: the view fits the width, nothing scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 });

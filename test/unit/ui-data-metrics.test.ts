@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CoevoReport } from '../../src/coevo/records';
-import { alignSeries, pointCount, thin } from '../../src/ui/charts/align';
+import { alignSeries, pointCount, thin, xSpan } from '../../src/ui/charts/align';
 import { PALETTE, colourAt } from '../../src/ui/charts/palette';
 import { compareFinal, curveLines, curvePanels, grpoIterationLines, metricKeys, parseMetricKey, suiteLines, suitePanels, type ChartRun } from '../../src/ui/metrics/metricsModel';
 
@@ -136,5 +136,14 @@ describe('chart helpers', () => {
     expect(new Set(PALETTE).size).toBe(8);
     expect(colourAt(8)).toBe(colourAt(0));
     expect(PALETTE).toContain('#0072B2');
+  });
+});
+
+describe('xSpan', () => {
+  it('spans only the x values that have points: a lone k = 0 gets a unit band, not 0..100', () => {
+    expect(xSpan([{ x: [0], y: [0.4] }], true)).toEqual({ lo: 0, hi: 0, range: [-0.5, 0.5] });
+    expect(xSpan([{ x: [0, 1, 2], y: [0.1, null, 0.3] }, { x: [1], y: [NaN] }], false)).toEqual({ lo: 0, hi: 2, range: [0, 2] });
+    expect(xSpan([{ x: [0, 2], y: [1, 1] }], true)?.range).toEqual([-0.1, 2.1]);
+    expect(xSpan([{ x: [3], y: [null] }], true)).toBeNull();
   });
 });

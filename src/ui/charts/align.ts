@@ -41,3 +41,25 @@ export function thin<T extends XYSeries>(s: T, max: number): XYSeries {
   const idx = Array.from({ length: max }, (_, i) => Math.round((i * (s.x.length - 1)) / (max - 1)));
   return { x: idx.map((i) => s.x[i]), y: idx.map((i) => s.y[i]) };
 }
+
+/**
+ * The x range a chart shows: the x values that have a point, nothing more.
+ * uPlot's own fit rounds a lone point out to a wide span (k = 0 drawn on
+ * 0..100), so the range is computed here. One x gets a unit-wide band around
+ * it; `pad` adds 5% either side so end points are not cut in half. null: no points.
+ */
+export function xSpan(series: readonly XYSeries[], pad: boolean): { lo: number; hi: number; range: [number, number] } | null {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const s of series)
+    s.x.forEach((x, i) => {
+      const v = s.y[i];
+      if (typeof v !== 'number' || !Number.isFinite(v)) return;
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
+    });
+  if (lo > hi) return null;
+  if (lo === hi) return { lo, hi, range: [lo - 0.5, hi + 0.5] };
+  const p = pad ? 0.05 * (hi - lo) : 0;
+  return { lo, hi, range: [lo - p, hi + p] };
+}
