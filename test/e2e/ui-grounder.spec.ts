@@ -72,3 +72,18 @@ test('shows a stored sample with the heat map, box and points of the current and
   await expect(page.getByTestId('play-card')).toContainText('Planner wrote');
   await expect(page.getByTestId('play-card')).toContainText('World did');
 });
+
+test('while iteration 1 is not trained yet, only φ0 is offered', async ({ page }) => {
+  test.setTimeout(240_000);
+  await openApp(page);
+  const { runId } = await page.evaluate((o) => window.coevo!.startCoevo({ ...o, iterations: 3, paused: true }), MINI);
+  // The four seed phases, one step at a time: φ0 is trained and evaluated, iteration 1 has not started.
+  for (let i = 1; i <= 4; i++) {
+    await page.evaluate((id) => window.coevo!.controlCoevo(id, 'step-phase'), runId);
+    await expect.poll(() => page.evaluate((id) => window.coevo!.coevoStatus(id).then((p) => `${p.state}:${p.phaseIndex}`), runId), { timeout: 120_000 }).toMatch(new RegExp(`^(paused|idle):${i}$`));
+  }
+  await openApp(page, `&view=grounder&run=${encodeURIComponent(runId)}&it=3`);
+  await expect(page.getByTestId('view-grounder')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('grounder-iteration').locator('option')).toHaveCount(1);
+  await expect(page.getByTestId('grounder-iteration')).toHaveValue('0');
+});

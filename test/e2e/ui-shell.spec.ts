@@ -36,3 +36,15 @@ test('the bare URL opens on the newest stored run instead of an empty lab', asyn
   await expect(page.getByTestId('view-loop')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('view-loop')).not.toHaveAttribute('data-state', 'none');
 });
+
+test('an explain card links to the view it describes', async ({ page }) => {
+  await openApp(page, '&explain=1');
+  const card = page.getByTestId('explain-card');
+  await expect(card).toHaveAttribute('data-card', 'view:loop');
+  await expect(page.getByTestId('explain-open')).toHaveCount(0);
+  await page.getByTestId('explain-next').click();
+  await expect(card).toHaveAttribute('data-card', 'phase:seed-data');
+  await page.getByTestId('explain-open').click();
+  await expect(page).toHaveURL(/view=data/);
+  await expect(page.getByTestId('tab-data')).toHaveAttribute('aria-current', 'page');
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PHASES } from '../../src/coevo/records';
 import { VIEW_NAMES } from '../../src/ui/url';
-import { CARDS, cardFor, cardForPhase, cardForView, cardIndex, enterCard, leaveCard, paragraphs, type DiagramPart } from '../../src/ui/explain/cards';
+import { CARDS, cardFor, cardForPhase, cardForView, cardIndex, cardLink, cardView, enterCard, leaveCard, paragraphs, type DiagramPart } from '../../src/ui/explain/cards';
 import { demoScene, LOOP_MS, VIEW_MS } from '../../src/ui/demo/scenes';
 
 describe('explain cards', () => {
@@ -52,5 +52,15 @@ describe('demo scenes', () => {
 
   it('rests on the metrics when the run is finished', () => {
     expect(demoScene(null, 123_456)).toEqual({ view: 'metrics', cardId: 'view:metrics' });
+  });
+});
+
+describe('explain card links', () => {
+  it('every card links to the view it describes: a view card to itself, a phase card to where its output shows', () => {
+    expect(cardView(cardForView('grpo'))).toBe('grpo');
+    expect(cardView(cardForPhase('seed-data'))).toBe('data');
+    expect(cardView(cardForPhase('planner-grpo'))).toBe('grpo');
+    expect(cardLink(cardForPhase('evaluate'))).toBe('Open the Metrics view');
+    for (const c of CARDS) expect(VIEW_NAMES).toContain(cardView(c));
   });
 });

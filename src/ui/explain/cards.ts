@@ -5,6 +5,7 @@
  */
 import type { PhaseName } from '../../coevo/records';
 import type { ViewName } from '../url';
+import { PHASE_INFO } from '../loop/phases';
 
 /** Parts of the loop diagram a card can point at: a phase, or one of the two agents. */
 export type DiagramPart = PhaseName | 'planner' | 'grounder';
@@ -163,4 +164,18 @@ export function leaveCard(card: ExplainCard, ctx: ExplainContext): void {
 /** The paragraphs of a card's body. */
 export function paragraphs(card: ExplainCard): string[] {
   return card.body.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+}
+
+/** The view a card describes: a view card's own, a phase card's where that phase's output shows (PHASE_INFO). */
+export function cardView(card: ExplainCard): ViewName {
+  return 'view' in card.about ? card.about.view : PHASE_INFO[card.about.phase].view;
+}
+
+const VIEW_TITLE: Record<ViewName, string> = {
+  loop: 'Loop', grpo: 'GRPO', grounder: 'Grounder', data: 'Data', metrics: 'Metrics', playground: 'Playground', world: 'World',
+};
+
+/** The card's link text, e.g. "Open the Data view". */
+export function cardLink(card: ExplainCard): string {
+  return `Open the ${VIEW_TITLE[cardView(card)]} view`;
 }
