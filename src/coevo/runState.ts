@@ -110,7 +110,9 @@ export class RunState {
 
   constructor(readonly config: CoevoConfig) {
     this.tok = defaultTokenizer();
-    this.plannerCfg = plannerPreset(config.preset, this.tok.size);
+    // Without marks the config carries no goalMarks key, as checkpoints written before the marks have none.
+    const { goalMarks: _marks, ...unmarked } = plannerPreset(config.preset, this.tok.size);
+    this.plannerCfg = config.plannerGoalMarks ? { ...unmarked, goalMarks: true } : unmarked;
     this.grounderCfg = grounderPreset(config.preset, this.tok.size);
   }
 

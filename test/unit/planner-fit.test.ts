@@ -30,12 +30,12 @@ describe('planner inputs and outputs fit', () => {
   for (const [split, states] of Object.entries(splits)) {
     it(`${split}: every prompt whole and every oracle completion parsing, in every preset`, () => {
       expect(states.length).toBeGreaterThanOrEqual(400);
-      const lengths = states.map((s) => promptTokenCount(tok, s.parts));
+      const lengths = states.map((s) => promptTokenCount(tok, s.parts, true));
       const completions = states.map((s) => tok.encode(s.instruction).length + 1);
       console.log(`${split}: ${states.length} states; prompt tokens p50 ${q(lengths, 0.5)}, p95 ${q(lengths, 0.95)}, max ${Math.max(...lengths)}; completion max ${Math.max(...completions)}`);
       for (const preset of PRESET_NAMES) {
         const cfg = plannerPreset(preset, tok.size);
-        expect(states.filter((s) => promptCut(tok, s.parts, cfg.promptLength)).length, preset).toBe(0);
+        expect(states.filter((s) => promptCut(tok, s.parts, cfg.promptLength, cfg.goalMarks)).length, preset).toBe(0);
         for (const s of states) {
           const back = parseInstruction(parseCompletion(tok, completionIds(tok, s.instruction, cfg.completionLength)).instruction);
           expect(back !== null && sameInstruction(back, s.step.instruction), `${preset}: ${s.instruction}`).toBe(true);
