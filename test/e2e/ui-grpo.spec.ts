@@ -104,6 +104,10 @@ test('the GRPO inspector steps through a run’s recorded groups', async ({ page
   expect(Math.abs(advantages.reduce((a, b) => a + b, 0))).toBeLessThan(1e-6);
   await expect(view.getByTestId('grpo-goal')).not.toBeEmpty();
   await expect(view.getByTestId('grpo-informative')).toBeVisible();
+  // It opens on an informative group where the batch has one (state 2 when the first is not); Previous goes to state 1.
+  await expect(view.getByTestId('grpo-where')).toHaveText(/^state [12] of 2$/);
+  // dispatchEvent: at state 1 the button is aria-disabled, which Playwright's click waits out.
+  await view.getByTestId('grpo-prev').dispatchEvent('click');
   await expect(view.getByTestId('grpo-where')).toHaveText('state 1 of 2');
   await expect(view.getByTestId('grpo-batch').locator('option')).toHaveCount(2);
 
@@ -133,6 +137,15 @@ test('the GRPO inspector steps through a run’s recorded groups', async ({ page
   for (const name of pool) await expect(view.getByTestId('grpo-legend')).toContainText(name);
   await expect(view.getByTestId('grpo-hit').first()).toHaveText(/hit/);
   await expect(view.getByTestId('grpo-informative')).toHaveText('informative group');
+  // Informative only: Next skips groups whose samples all got the same reward; the URL keeps the filter.
+  await view.getByTestId('grpo-informative-only').check();
+  await expect(page).toHaveURL(/informative=1/);
+  await expect(view.getByTestId('grpo-where')).toHaveText(/^informative state 1 of [12]$/);
+  await view.getByTestId('grpo-next').dispatchEvent('click');
+  await expect(view.getByTestId('grpo-informative')).toHaveAttribute('data-informative', 'true');
+  await view.getByTestId('grpo-prev').dispatchEvent('click');
+  await view.getByTestId('grpo-informative-only').uncheck();
+  await expect(view.getByTestId('grpo-where')).toHaveText('state 1 of 2');
   await view.getByTestId('grpo-instruction').first().click();
   await expect(view.getByTestId('grpo-instruction').first()).toHaveAttribute('aria-pressed', 'true');
 
@@ -155,4 +168,8 @@ test('the GRPO inspector steps through a run’s recorded groups', async ({ page
   }
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.screenshot({ path: 'test-results/ui/grpo-1080p.png', fullPage: true });
+  // A phone: the screen shrinks to the width, nothing scrolls sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/ui/grpo-390.png', fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 });

@@ -76,6 +76,10 @@ test('typing over a screen draws a heat map; a dropped screenshot is shown and g
   await page.screenshot({ path: 'test-results/ui/playground.png', fullPage: true });
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.screenshot({ path: 'test-results/ui/playground-1080p.png' });
+  // A phone: the screens shrink to the width, nothing scrolls sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/ui/playground-390.png', fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   await page.setViewportSize({ width: 1280, height: 720 });
 
   // The untrained planner writes something too (rarely an instruction that parses).

@@ -128,6 +128,7 @@ export const GRPO_NOTES = {
     'Advantage = (reward − group mean) / group standard deviation: wordings the grounders understand better than their siblings are made more likely, the others less.',
   ],
   informative: 'Informative group: rewards differ, so this group moves the planner.',
+  noneInformative: 'No informative group in this batch: every group’s samples got equal rewards. Try another batch, or untick “informative only”.',
   uninformative: 'Uninformative group: every sample got the same reward, so all advantages are 0 and it teaches nothing.',
   emptyRun: 'No run yet: start one in the Loop view, then come back here once its planner GRPO phase has finished.',
   noGrpoYet:
