@@ -23,6 +23,7 @@ async function main(): Promise<number> {
     console.log(`wrote ${show(written.json)}`);
     console.log(`      ${show(written.markdown)}`);
     console.log(`      ${written.charts.length} charts in ${show(resolve(args.out, 'charts'))}/`);
+    console.log(`      ${show(written.archive)} (the run: Import in the app, or npm run export -- --archive)`);
     return 0;
   } catch (e) {
     return failed('coevo', e);

@@ -22,8 +22,11 @@ export interface RunResult {
   runId: string;
   device: CoevoDevice;
   wallSeconds: number;
-  written: WrittenReport;
+  written: WrittenReport & { archive: string };
 }
+
+/** The run's archive zip, written beside report.json. */
+export const RUN_ARCHIVE = 'run.zip';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -133,6 +136,10 @@ export async function runCoevo(args: CoevoArgs, env: RunEnvironment): Promise<Ru
 
     const report = await app.call('coevoReport', runId);
     const wallSeconds = (performance.now() - startedAt) / 1000;
-    return { runId, device, wallSeconds, written: writeReport(outDir, report, wallSeconds) };
+    const written = writeReport(outDir, report, wallSeconds);
+    // The whole run as the app's archive: it opens in the UI (Import) and feeds `npm run export -- --archive`.
+    const archive = join(outDir, RUN_ARCHIVE);
+    writeFileSync(archive, new Uint8Array(await app.call('exportRun', runId)));
+    return { runId, device, wallSeconds, written: { ...written, archive } };
   });
 }

@@ -55,6 +55,7 @@ window.coevo = {
              done: polls, total: 4, etaMs: 1000 * (4 - polls), loss: 1 / polls };
   },
   coevoReport: async () => report,
+  exportRun: async () => new Uint8Array([80, 75, 5, 6, 0, 255, 128]),
 };
 </script></body></html>`;
 
@@ -88,6 +89,7 @@ window.coevo = {
     return status(get(id), 'running');
   },
   coevoReport: async () => report,
+  exportRun: async () => new Uint8Array([80, 75, 5, 6, 0, 255, 128]),
 };
 </script></body></html>`;
 
@@ -163,6 +165,9 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('coevo run driver against a stand-in
     expect(md).toContain('0.375');
     expect(readdirSync(join(out, 'charts')).sort()).toEqual(r.written.charts.map((c) => c.split('/').pop()).sort());
     for (const c of r.written.charts) expect(md).toContain(`charts/${c.split('/').pop()}`);
+    // The run's archive crosses from the page as bytes, unchanged.
+    expect(r.written.archive).toBe(join(out, 'run.zip'));
+    expect([...readFileSync(r.written.archive)]).toEqual([80, 75, 5, 6, 0, 255, 128]);
     const text = lines.join('\n');
     expect(text).toContain('backend wasm, adapter stand-in');
     expect(text).toMatch(/phase 1\/2 seed-data · iter 0 · \[#+\.*\] 1\/4/);
