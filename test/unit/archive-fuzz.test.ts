@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { strToU8, unzipSync } from 'fflate';
 import { crc32, exportRun, importRun, ImportError, readArchive, type ArchiveManifest } from '../../src/coevo/archive';
 import { defaultConfig } from '../../src/coevo/config';
+import { configRecord } from '../../src/coevo/runner';
 import { Random } from '../../src/learn/random';
 import { Store } from '../../src/store/store';
 import type { RunRecord } from '../../src/store/schema';
@@ -20,17 +21,8 @@ import { dumpDatabase, entriesOf, entry, writeZip, zerosBomb, type RawEntry } fr
 let n = 0;
 const MiB = 1024 * 1024;
 
-/** The flat config runner.ts stores for a run (dotted fields, the pool as text, the whole config as JSON). */
-function storedConfig(): RunRecord['config'] {
-  const config = defaultConfig('tiny', 1);
-  const flat: RunRecord['config'] = {};
-  for (const [key, value] of Object.entries(config)) {
-    if (key === 'rewardPool') flat[key] = config.rewardPool.map((e) => `${e.name}:${e.prior}`).join(',');
-    else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value as Record<string, number | string | boolean>)) flat[`${key}.${k}`] = v;
-    else flat[key] = value as number | string | boolean;
-  }
-  return { ...flat, json: JSON.stringify(config) };
-}
+/** The flat config runner.ts stores for a run. */
+const storedConfig = (): RunRecord['config'] => configRecord(defaultConfig('tiny', 1));
 
 /** A store with run 'other', and the export of run 'r' (every kind of record, groups included), 'r' deleted again. */
 async function fixture(): Promise<{ store: Store; name: string; zip: Uint8Array }> {
