@@ -33,16 +33,24 @@ export interface PlannerPromptParts {
  */
 export const HISTORY_WINDOW = 4;
 
+interface PromptPieces {
+  goal: number[];
+  screen: number[];
+  history: number[];
+}
+
 /** The prompt's pieces as token ids, before any cut or padding. */
-function promptPieces(tok: Tokenizer, parts: PlannerPromptParts, marks: boolean): { goal: number[]; screen: number[]; history: number[] } {
+function promptPieces(tok: Tokenizer, parts: PlannerPromptParts, marks: boolean): PromptPieces {
   const screen = marks ? markScreen(parts.goal, parts.screen) : parts.screen;
   return { goal: tok.encode(parts.goal), screen: tok.encode(screen), history: tok.encode(parts.history.slice(-HISTORY_WINDOW).join('\n')) };
 }
 
+/** Tokens the pieces take with bos and three seps, uncut. */
+const piecesLength = ({ goal, screen, history }: PromptPieces): number => 4 + goal.length + screen.length + history.length;
+
 /** Tokens the whole prompt takes (bos, three seps, goal, screen, history), uncut. */
 export function promptTokenCount(tok: Tokenizer, parts: PlannerPromptParts, marks = false): number {
-  const { goal, screen, history } = promptPieces(tok, parts, marks);
-  return 4 + goal.length + screen.length + history.length;
+  return piecesLength(promptPieces(tok, parts, marks));
 }
 
 /** True when promptIds would cut the screen description to fit `length`. */
@@ -51,7 +59,11 @@ export function promptCut(tok: Tokenizer, parts: PlannerPromptParts, length: num
 }
 
 export function promptIds(tok: Tokenizer, parts: PlannerPromptParts, length: number, marks = false): number[] {
-  const pieces = promptPieces(tok, parts, marks);
+  return idsOfPieces(promptPieces(tok, parts, marks), length);
+}
+
+/** The pieces as one prompt of `length` ids, the screen cut if it must be, left-padded. */
+function idsOfPieces(pieces: PromptPieces, length: number): number[] {
   const { goal, history } = pieces;
   let { screen } = pieces;
   const fixed = 4 + goal.length + history.length;
@@ -75,10 +87,11 @@ export function promptBucket(cfg: PlannerConfig, tokens: number): number {
 
 /** Prompts of `parts` as [B, L] row-major, L the bucket that holds the longest (cut to promptLength beyond it). */
 export function promptMatrix(tok: Tokenizer, cfg: PlannerConfig, parts: readonly PlannerPromptParts[]): { ids: Int32Array; length: number } {
-  const marks = cfg.goalMarks === true;
-  const length = promptBucket(cfg, Math.max(0, ...parts.map((x) => promptTokenCount(tok, x, marks))));
+  // Each prompt is marked and tokenised once: the bucket and the ids both come from these pieces.
+  const pieces = parts.map((x) => promptPieces(tok, x, cfg.goalMarks === true));
+  const length = promptBucket(cfg, Math.max(0, ...pieces.map(piecesLength)));
   const ids = new Int32Array(parts.length * length);
-  parts.forEach((x, i) => ids.set(promptIds(tok, x, length, marks), i * length));
+  pieces.forEach((x, i) => ids.set(idsOfPieces(x, length), i * length));
   return { ids, length };
 }
 

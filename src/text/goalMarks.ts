@@ -21,10 +21,20 @@ const QUOTED = /"([^"]*)"/g;
 
 export type GoalMark = '=' | '+' | '';
 
+/** The goal as the marks compare against it: its words joined, and as a set. */
+interface GoalIndex {
+  joined: string;
+  vocabulary: ReadonlySet<string>;
+}
+
+const indexOf = (goalWords: readonly string[]): GoalIndex => ({ joined: ` ${goalWords.join(' ')} `, vocabulary: new Set(goalWords) });
+
 /** The mark of one description line against the goal's words (see the file comment). */
 export function goalMark(line: string, goalWords: readonly string[]): GoalMark {
-  const joined = ` ${goalWords.join(' ')} `;
-  const vocabulary = new Set(goalWords);
+  return markOf(line, indexOf(goalWords));
+}
+
+function markOf(line: string, { joined, vocabulary }: GoalIndex): GoalMark {
   let mark: GoalMark = '';
   for (const [, text] of line.matchAll(QUOTED)) {
     const ws = words(text);
@@ -37,11 +47,11 @@ export function goalMark(line: string, goalWords: readonly string[]): GoalMark {
 
 /** The screen description with each line that the goal names marked. */
 export function markScreen(goal: string, screen: string): string {
-  const goalWords = words(goal);
+  const index = indexOf(words(goal));
   return screen
     .split('\n')
     .map((line) => {
-      const mark = goalMark(line, goalWords);
+      const mark = markOf(line, index);
       return mark ? `${mark} ${line}` : line;
     })
     .join('\n');
