@@ -307,7 +307,7 @@ export function evalBasePlanner(params: ParamMap, cfg: PlannerConfig, tok: Token
 /** Steps and rates of the shipped base planners (scaled by the pretrain command's --scale). */
 export const BASE_PLANNER_RECIPES: Readonly<Record<BasePreset, Required<Omit<BasePlannerOptions, 'seed' | 'platform'>>>> = {
   tiny: { pretrainSteps: 300, sftSteps: 1800, batchSize: 16, lr: 3e-3, sftLr: 3e-3, relabelShare: 0.5 },
-  demo: { pretrainSteps: 300, sftSteps: 300, batchSize: 16, lr: 2e-3, sftLr: 2e-3, relabelShare: 0.5 },
+  demo: { pretrainSteps: 300, sftSteps: 1800, batchSize: 16, lr: 2e-3, sftLr: 2e-3, relabelShare: 0.5 },
 };
 
 /** Held-out states the first three shipped figures are measured on (buildSuites(seed) tasks; the set earlier manifests used). */
