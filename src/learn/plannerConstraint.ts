@@ -3,7 +3,7 @@
  * state: the texts the screen shows and the goal, and, for the function
  * style, what the screen's elements are for.
  */
-import { rowConstraint, type ConstraintSource, type RowConstraint } from '../text/instructionConstraint';
+import { goalSpans, rowConstraint, type ConstraintSource, type RowConstraint } from '../text/instructionConstraint';
 import type { Tokenizer } from '../text/tokenizer';
 import type { Screen } from '../world/types';
 
@@ -27,4 +27,18 @@ export function screenConstraints(tok: Tokenizer, items: readonly { screen: Scre
     made.set(screen, c);
     return c;
   });
+}
+
+/** The spans an instruction quotes, unescaped. */
+export function quotedSpans(text: string): string[] {
+  return [...text.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
+}
+
+/** Whether every span `instruction` quotes is a text of the screen or a span of the goal: what the constraint promises. */
+export function quotesOnlyScreenOrGoal(instruction: string, screen: Screen, goal: string): boolean {
+  const spans = quotedSpans(instruction);
+  if (spans.length === 0) return true;
+  const screenTexts = new Set(constraintSource(screen, goal).screenTexts);
+  const fromGoal = new Set(goalSpans(goal));
+  return spans.every((q) => screenTexts.has(q) || fromGoal.has(q));
 }

@@ -4,13 +4,15 @@
  * held-out split (cross-task, cross-site, cross-domain, mobile), n states
  * each; per split the exact action+target greedy with and without the
  * grammar constraint, the action type, the value's token F1, the share of
- * samples at T = 0.9 that parse (with and without), and the share of
+ * samples at T = 0.9 that parse (with and without) and that also quote
+ * only the screen or the goal (with and without), and the share of
  * prompts cut. Every rate carries its Wilson 95% interval.
  */
 import { decodeStates, evalPlanner } from '../learn/evalPlanner';
 import { plannerStatesOf, trainingPlannerStates, type PlannerState } from '../learn/plannerStates';
 import { Random } from '../learn/random';
 import { instructionValue, tokenF1 } from '../learn/rewards';
+import { quotesOnlyScreenOrGoal } from '../learn/plannerConstraint';
 import type { PlannerConfig } from '../models/planner';
 import { promptCut } from '../models/plannerData';
 import type { ParamMap } from '../models/params';
@@ -67,11 +69,16 @@ export interface PlannerSplitFigures {
   /** Samples at T = 0.9 (one per state) that parse, constrained and not. */
   sampledParse: number;
   sampledParseUnconstrained: number;
+  /** The same samples that parse and quote only texts of the screen or spans of the goal. */
+  sampledOnScreen: number;
+  sampledOnScreenUnconstrained: number;
   /** Prompts whose screen description had to be cut. */
   promptsCut: number;
 }
 
 const share = (xs: readonly boolean[]) => (xs.length === 0 ? NaN : xs.filter(Boolean).length / xs.length);
+
+const parsesOnScreen = (instruction: string, s: PlannerState) => parseInstruction(instruction) !== null && quotesOnlyScreenOrGoal(instruction, s.screen, s.parts.goal);
 
 export async function measurePlannerSplit(p: ParamMap, cfg: PlannerConfig, tok: Tokenizer, split: PlannerSplit, states: readonly PlannerState[], seed: number): Promise<PlannerSplitFigures> {
   const constrained = await evalPlanner(p, cfg, tok, states, { batchSize: 32, constrained: true });
@@ -97,6 +104,8 @@ export async function measurePlannerSplit(p: ParamMap, cfg: PlannerConfig, tok: 
     valueStates: f1s.length,
     sampledParse: share(sampled.map((d) => parseInstruction(d.instruction) !== null)),
     sampledParseUnconstrained: share(sampledPlain.map((d) => parseInstruction(d.instruction) !== null)),
+    sampledOnScreen: share(sampled.map((d, i) => parsesOnScreen(d.instruction, states[i]))),
+    sampledOnScreenUnconstrained: share(sampledPlain.map((d, i) => parsesOnScreen(d.instruction, states[i]))),
     promptsCut: share(states.map((s) => promptCut(tok, s.parts, cfg.promptLength, cfg.goalMarks))),
   };
 }
@@ -111,6 +120,8 @@ export function splitFigures(f: PlannerSplitFigures): BaseFigure[] {
     { model: 'planner', name: `${f.split}: value token F1`, value: f.valueF1, n: f.valueStates },
     rate('samples at T = 0.9 that parse', f.sampledParse),
     rate('samples at T = 0.9 that parse without the constraint', f.sampledParseUnconstrained),
+    rate('samples at T = 0.9 that parse and quote only the screen or the goal', f.sampledOnScreen),
+    rate('samples at T = 0.9 that parse and quote only the screen or the goal, without the constraint', f.sampledOnScreenUnconstrained),
     rate('prompts cut', f.promptsCut),
   ];
 }

@@ -18,7 +18,7 @@ import { parseInstruction } from '../../src/text/grammar';
 import { SPECIAL } from '../../src/text/tokenizer';
 import { defaultTokenizer } from '../../src/text/vocab';
 import { goalSpans, rowConstraint } from '../../src/text/instructionConstraint';
-import { constraintSource } from '../../src/learn/plannerConstraint';
+import { constraintSource, quotedSpans, quotesOnlyScreenOrGoal } from '../../src/learn/plannerConstraint';
 import { plannerStatesOf, trainingPlannerStates, type PlannerState } from '../../src/learn/plannerStates';
 import { decodeStates } from '../../src/learn/evalPlanner';
 import { allowedMask, completionMask, initPlanner, plannerLogProbs, type PlannerConfig } from '../../src/models/planner';
@@ -43,13 +43,6 @@ function statesOfEverySplit(): PlannerState[] {
     ...plannerStatesOf(suites.web['cross-domain'], 120),
     ...plannerStatesOf(suites.mobile, 120),
   ];
-}
-
-const quotedSpans = (text: string) => [...text.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
-
-function onScreenOrInGoal(s: PlannerState, span: string): boolean {
-  const src = constraintSource(s.screen, s.parts.goal);
-  return src.screenTexts.includes(span) || goalSpans(s.parts.goal).includes(span);
 }
 
 describe('grammar-constrained planner decoding', () => {
@@ -81,12 +74,12 @@ describe('grammar-constrained planner decoding', () => {
       const parsed = parseInstruction(text);
       expect(parsed, text).not.toBeNull();
       if (parsed?.ref) styles.add(parsed.ref.style);
-      for (const span of quotedSpans(text)) {
-        quoted++;
-        expect(onScreenOrInGoal(s, span), `${span} | ${s.parts.goal}`).toBe(true);
-      }
+      quoted += quotedSpans(text).length;
+      expect(quotesOnlyScreenOrGoal(text, s.screen, s.parts.goal), `${text} | ${s.parts.goal}`).toBe(true);
     }
     expect(walks).toBe(10_000);
+    // The check itself can fail: a text neither on the screen nor in the goal.
+    expect(quotesOnlyScreenOrGoal('click on "Zqxwv Plorb"', states[0].screen, states[0].parts.goal)).toBe(false);
     expect(quoted).toBeGreaterThan(1000);
     expect([...styles].sort()).toEqual(['color', 'function', 'icon', 'position', 'relation', 'text']);
   }, 300_000);
@@ -95,7 +88,7 @@ describe('grammar-constrained planner decoding', () => {
     let checked = 0;
     let skipped = 0;
     for (const s of states) {
-      if (!quotedSpans(s.instruction).every((q) => onScreenOrInGoal(s, q))) {
+      if (!quotesOnlyScreenOrGoal(s.instruction, s.screen, s.parts.goal)) {
         skipped++;
         continue;
       }
