@@ -211,6 +211,8 @@ function readme(s: ExportSummary): string {
     '',
     ...sets,
     '',
+    `\`images/\` (${s.images} files): each sample's screen, rebuilt from its task and step and drawn by the app's renderer at the screen's own size, the RGB pixels the grounder trained on. Points and boxes are in these pixels; a model that resizes images must answer in the original size.`,
+    '',
     `Train: ${how} Formats and flags follow ${DOCS[s.trainer].join(' and ')}.`,
     '',
     '`rewards.py` needs only Python\'s standard library. `python3 rewards.py --check reward_checks.jsonl` recomputes the rewards the TypeScript code gave to answers of these rows and prints the largest difference.',

@@ -15,7 +15,7 @@ import { Random } from '../../src/learn/random';
 import type { RunBundle } from '../../src/store/store';
 import { CANVAS_WIDTH } from '../../src/models/canvas';
 import { syntheticScreenImage } from '../../src/models/rasterize';
-import { imageOfRgb, type ScreenRenderer } from '../../src/world/render/screenImage';
+import { imageOfRgb, type ScreenImage, type ScreenRenderer } from '../../src/world/render/screenImage';
 import { checkpoint, coevoRun } from './coevo-store-fixtures';
 import { groupsOf, targetedStates } from './grpo-groups-fixtures';
 
@@ -51,11 +51,23 @@ export async function tinyRunBundle(states = 400, runId = 'tiny'): Promise<RunBu
   return { run, samples, trajectories: [], phases: [], metrics: [], screens: [], checkpoints: [checkpoint(runId, 'planner', 0), checkpoint(runId, 'grounder', 1)], groups };
 }
 
-/** Screenshots from the Node stand-in painting, cropped from the grounder's canvas to the screen's size. */
+const standIns = new Map<string, ScreenImage>();
+
+/**
+ * Screenshots from the Node stand-in painting, cropped from the grounder's
+ * canvas to the screen's size; kept per screen, since the tests export one
+ * run in both formats.
+ */
 export const standInRenderer: ScreenRenderer = async (screens) =>
   screens.map((screen) => {
-    const floats = syntheticScreenImage(screen);
-    const rgb = new Uint8Array(screen.width * screen.height * 3);
-    for (let y = 0; y < screen.height; y++) for (let x = 0; x < screen.width * 3; x++) rgb[y * screen.width * 3 + x] = Math.round(floats[y * CANVAS_WIDTH * 3 + x] * 255);
-    return imageOfRgb(rgb, screen.width, screen.height);
+    const key = JSON.stringify(screen);
+    let image = standIns.get(key);
+    if (!image) {
+      const floats = syntheticScreenImage(screen);
+      const rgb = new Uint8Array(screen.width * screen.height * 3);
+      for (let y = 0; y < screen.height; y++) for (let x = 0; x < screen.width * 3; x++) rgb[y * screen.width * 3 + x] = Math.round(floats[y * CANVAS_WIDTH * 3 + x] * 255);
+      image = imageOfRgb(rgb, screen.width, screen.height);
+      standIns.set(key, image);
+    }
+    return image;
   });
