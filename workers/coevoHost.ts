@@ -8,6 +8,7 @@ import type { Store } from '../src/store/store';
 import type { BaseLoader } from '../src/coevo/phases/context';
 import type { RunRecord } from '../src/store/schema';
 import type { Paint } from '../src/learn/stepCheck';
+import type { ScreenRenderer } from '../src/world/render/screenImage';
 import { applySet, defaultConfig, validateConfig, type CoevoConfig } from '../src/coevo/config';
 import { CoevoRunner, configOfRun, type CoevoProgress, type RunnerDeps } from '../src/coevo/runner';
 import { buildReport } from '../src/coevo/report';
@@ -25,6 +26,8 @@ import { shippedBaseLoader } from './baseModels';
 interface HostDeps {
   store: () => Promise<Store>;
   paint: () => Promise<Paint>;
+  /** Screenshots for the trainer export, from the same renderer as paint. */
+  screenImages: () => Promise<ScreenRenderer>;
   device: () => DeviceInfo | null;
   deviceFault?: () => string | null;
   /** Where base checkpoints come from (default: the app's shipped public/base/). */
@@ -149,7 +152,7 @@ export function createCoevoHost(deps: HostDeps) {
     },
 
     async exportForTrainer(runId: string, format: 'trl' | 'swift'): Promise<Uint8Array> {
-      return trainerExportZip(await deps.store(), runId, format, BUNDLED_PYTHON);
+      return trainerExportZip(await deps.store(), runId, format, BUNDLED_PYTHON, await deps.screenImages());
     },
 
     async importRun(bytes: Uint8Array): Promise<RunRecord> {

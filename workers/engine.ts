@@ -7,6 +7,7 @@ import { Store } from '../src/store/store';
 import type { RunRecord } from '../src/store/schema';
 import { runTinyJob, validateTinyJobConfig } from '../src/learn/tinyJob';
 import { runStepCheck, type Paint } from '../src/learn/stepCheck';
+import type { ScreenRenderer } from '../src/world/render/screenImage';
 import { createCoevoHost } from './coevoHost';
 import { createPretrainHost } from './pretrainHost';
 import { grounderRecipe, plannerRecipe } from '../src/pretrain/recipes';
@@ -19,6 +20,8 @@ interface Backends {
   useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo>;
   /** Turns screens into model pixels: the real renderer in the worker. */
   paint(): Promise<Paint>;
+  /** Turns screens into screenshots (the trainer export), from the same pixels. */
+  screenImages(): Promise<ScreenRenderer>;
   /** The first error the GPU reported (its kernels then compute garbage), or null. */
   deviceFault(): string | null;
 }
@@ -27,7 +30,7 @@ export function createEngine(backends: Backends): EngineApi {
   let device: DeviceInfo | null = null;
   let store: Promise<Store> | null = null;
   const openStore = () => (store ??= Store.open());
-  const coevo = createCoevoHost({ store: openStore, paint: () => backends.paint(), device: () => device, deviceFault: () => backends.deviceFault() });
+  const coevo = createCoevoHost({ store: openStore, paint: () => backends.paint(), screenImages: () => backends.screenImages(), device: () => device, deviceFault: () => backends.deviceFault() });
   const pretrain = createPretrainHost({ paint: () => backends.paint(), backend: () => device?.backend ?? null, recipes: { grounder: grounderRecipe, planner: plannerRecipe }, deviceFault: () => backends.deviceFault() });
   const inspect = createInspectHost({ store: openStore, paint: () => backends.paint(), device: () => device });
   const bench = createBenchHost({ paint: () => backends.paint(), device: () => device, coevo, deviceFault: () => backends.deviceFault() });

@@ -4,7 +4,7 @@ import * as Comlink from 'comlink';
 import type { EngineApi } from './api';
 import { deviceFault, probeWebGpu, useBackend } from './backend';
 import { createEngine } from './engine';
-import { realPaint } from './paint';
+import { realPaint, realScreenImages } from './paint';
 
-const engine: EngineApi = createEngine({ probeWebGpu, useBackend, deviceFault, paint: realPaint });
+const engine: EngineApi = createEngine({ probeWebGpu, useBackend, deviceFault, paint: realPaint, screenImages: realScreenImages });
 Comlink.expose(engine);

@@ -1,9 +1,10 @@
 /**
  * Screens → model input pixels with the real Canvas renderer, on an
- * OffscreenCanvas inside the worker (Node tests use the synthetic stand-in).
+ * OffscreenCanvas inside the worker (Node tests use the synthetic stand-in),
+ * and → screenshots for the trainer export, from the same pixels.
  */
 import { loadWorldFonts } from '../src/world/render/fonts';
-import { pixelsOf, renderToCanvas } from '../src/world/render/canvas';
+import { screenImage, screenRgba, type ScreenRenderer } from '../src/world/render/screenImage';
 import { canvasFromRgba } from '../src/models/canvas';
 import type { Paint } from '../src/learn/stepCheck';
 
@@ -11,5 +12,10 @@ let fonts: Promise<number> | null = null;
 
 export async function realPaint(): Promise<Paint> {
   await (fonts ??= loadWorldFonts());
-  return (screen, glyphs) => canvasFromRgba(pixelsOf(renderToCanvas(screen, 1, glyphs ? { glyphs } : {})), screen.width, screen.height);
+  return (screen, glyphs) => canvasFromRgba(screenRgba(screen, glyphs ? { glyphs } : {}), screen.width, screen.height);
+}
+
+export async function realScreenImages(): Promise<ScreenRenderer> {
+  await (fonts ??= loadWorldFonts());
+  return async (screens) => screens.map(screenImage);
 }

@@ -26,6 +26,9 @@ usage: npm run export -- --format trl|swift --out DIR (--archive RUN.zip | --run
   --zip FILE       also write the export as one zip, as the app's run list offers it
   -h, --help       show this help
 
+A run stores no screenshots: each kept sample's screen is rebuilt from its task and drawn by the
+app's renderer in headless Chromium (the app is built if stale), the pixels its grounder saw.
+
 Then, in DIR: python3 rewards.py --check reward_checks.jsonl (parity with the app's rewards), and
 bash launch_trl.sh or bash launch_swift.sh on a machine with GPUs.
 Exit status: 0 written, 1 the run could not be read, 2 bad arguments.`;

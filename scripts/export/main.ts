@@ -4,7 +4,9 @@
  * Writes a run's data sets and rewards in a trainer's format (src/export),
  * the same files the app's run list zips. A run comes from an exported zip,
  * or from a browser profile that `npm run coevo -- --profile DIR` left, read
- * through the app (window.coevo.exportRun) and then read as that zip.
+ * through the app (window.coevo.exportRun) and then read as that zip. Its
+ * screenshots are drawn by the app's renderer in headless Chromium
+ * (render.ts): a run stores none.
  *
  * This folder is CommonJS (its package.json): the archive reader checks
  * checkpoints with src/models/checkpoint.ts, which imports tfjs-core, and
@@ -19,6 +21,7 @@ import { RunFailure } from '../lib/run-failure';
 import { withServedApp } from '../lib/served-app';
 import { EXPORT_HELP, parseExportArgs, type ExportArgs } from './args';
 import { pythonFiles } from './python-files';
+import { cliRenderer } from './render';
 
 async function runZip(args: ExportArgs): Promise<Uint8Array> {
   if (args.archive !== undefined) {
@@ -40,9 +43,10 @@ async function runZip(args: ExportArgs): Promise<Uint8Array> {
 async function main(): Promise<number> {
   const args = argsOrExit('export', parseExportArgs, EXPORT_HELP);
   if (typeof args === 'number') return args;
+  const renderer = cliRenderer(stderrPrinter());
   try {
     const bundle = readArchive(await runZip(args));
-    const { files, summary } = await buildTrainerExport(bundle, args.format, pythonFiles());
+    const { files, summary } = await buildTrainerExport(bundle, args.format, pythonFiles(), renderer.render);
     const out = resolve(args.out);
     for (const [path, bytes] of Object.entries(files)) {
       mkdirSync(dirname(join(out, path)), { recursive: true });
@@ -51,10 +55,12 @@ async function main(): Promise<number> {
     if (args.zip) writeFileSync(resolve(args.zip), zipTrainerExport(files));
     for (const d of summary.datasets) console.log(`${d.name.padEnd(16)} ${Object.entries(d.rows).map(([f, n]) => `${f} ${n}`).join(', ')}`);
     console.log(`wrote ${Object.keys(files).length} files (${summary.images} images, ${summary.checks} reward checks) to ${out}`);
-    if (summary.skipped.noScreenshot + summary.skipped.noReplay > 0) console.log(`left out ${summary.skipped.noScreenshot} kept samples without a stored screenshot and ${summary.skipped.noReplay} whose task does not replay`);
+    if (summary.skipped.noReplay > 0) console.log(`left out ${summary.skipped.noReplay} kept samples whose task does not replay in this world`);
     return 0;
   } catch (e) {
     return failed('export', e);
+  } finally {
+    await renderer.close();
   }
 }
 

@@ -9,20 +9,24 @@
  *   README.md                  how to use it
  *   datasets/<name>/*.jsonl    per data set (d0, e1, d1, planner-grpo-1, ...): grounder_grpo,
  *                              grounder_sft, planner_sft, or planner_grpo rows in the trainer's format
- *   images/<hash>.png          the screenshots the rows name
+ *   images/<hash>.png          the screenshots the rows name: each sample's screen rebuilt from its
+ *                              task and step and drawn by the app's renderer (the grounder's pixels)
  *   rewards.py, grammar.json   the rewards for the trainer (grammar.json: the instruction grammar)
  *   reward_checks.jsonl        answers with the TypeScript rewards, for `python3 rewards.py --check`
  *   launch_<trainer>.sh (+ train_trl.py, accelerate_zero3.yaml for TRL)
  *   models/<id>.safetensors, models/<id>.card.json   the run's checkpoints and their model cards
  */
 import { zipSync, type Zippable } from 'fflate';
+import type { StepSample } from '../coevo/records';
 import type { RunBundle } from '../store/store';
+import type { ScreenImage, ScreenRenderer } from '../world/render/screenImage';
+import type { Screen } from '../world/types';
 import { grammarSpec } from '../text/grammar';
 import { checkLines, groundingChecks, groupChecks, planChecks, workedChecks, type RewardCheck } from './checks';
 import { planDatasets } from './datasets';
 import { launchScript } from './launch';
 import { modelCard } from './modelCard';
-import { PlannerViews } from './prompts';
+import { PlannerViews, type PlannerView } from './prompts';
 import { dataRows, jsonl, plannerColumns, grounderColumns, plannerGrpoRows, type StepContext } from './rows';
 import type { Json, RewardColumns, TrainerFormat } from './types';
 
@@ -36,8 +40,8 @@ export interface ExportSummary {
   datasets: { name: string; kind: string; iteration: number; rows: Record<string, number> }[];
   images: number;
   checks: number;
-  /** Kept samples left out: their screenshot is not in the run, or their task no longer replays in this world. */
-  skipped: { noScreenshot: number; noReplay: number };
+  /** Kept samples left out: their task no longer replays in this world (its screen cannot be rebuilt). */
+  skipped: { noReplay: number };
 }
 
 export interface TrainerExport {
@@ -58,26 +62,38 @@ const text = (s: string) => enc.encode(s);
 const json = (v: unknown) => text(`${JSON.stringify(v, null, 2)}\n`);
 const imagePath = (hash: string) => `images/${encodeURIComponent(hash)}.png`;
 
-export async function buildTrainerExport(bundle: RunBundle, format: TrainerFormat, python: PythonFiles): Promise<TrainerExport> {
-  const screens = new Map(bundle.screens.map((s) => [s.hash, s]));
+export async function buildTrainerExport(bundle: RunBundle, format: TrainerFormat, python: PythonFiles, render: ScreenRenderer): Promise<TrainerExport> {
   const views = new PlannerViews();
   const files: Record<string, Uint8Array> = {};
-  const skipped = { noScreenshot: 0, noReplay: 0 };
+  const skipped = { noReplay: 0 };
   const contexts = new Map<string, StepContext | null>();
   const contextOf = (id: string): StepContext | null => contexts.get(id) ?? null;
 
+  // A run stores no pixels (records.ts): each kept sample's screen is rebuilt
+  // from its task and step and rendered, once per distinct state.
+  const kept: { sample: StepSample; view: PlannerView; state: string }[] = [];
+  const states = new Map<string, Screen>();
   for (const s of bundle.samples) {
     if (!s.kept) continue;
-    const screen = s.screenHash !== undefined ? screens.get(s.screenHash) : undefined;
     let view = null;
     try {
       view = views.get(s.task, s.stepIndex);
     } catch {
       view = null; // a task this world's templates no longer know
     }
-    if (!screen) skipped.noScreenshot++;
-    else if (!view) skipped.noReplay++;
-    contexts.set(s.id, screen && view ? { sample: s, image: imagePath(screen.hash), width: screen.width, height: screen.height, view } : null);
+    if (!view) {
+      skipped.noReplay++;
+      continue;
+    }
+    const state = `${s.task.id}\u0000${s.stepIndex}`;
+    if (!states.has(state)) states.set(state, view.shown);
+    kept.push({ sample: s, view, state });
+  }
+  const shots = await renderAll(render, [...states.values()]);
+  const shotOf = new Map([...states.keys()].map((k, i) => [k, shots[i]]));
+  for (const { sample, view, state } of kept) {
+    const shot = shotOf.get(state)!;
+    contexts.set(sample.id, { sample, image: imagePath(shot.hash), width: shot.width, height: shot.height, view });
   }
 
   const summary: ExportSummary = { runId: bundle.run.id, trainer: format, datasets: [], images: 0, checks: 0, skipped };
@@ -109,10 +125,8 @@ export async function buildTrainerExport(bundle: RunBundle, format: TrainerForma
   checks.push(...groupChecks(bundle.groups ?? []), ...workedChecks());
   summary.checks = checks.length;
 
-  for (const hash of [...screens.keys()].sort()) {
-    const path = imagePath(hash);
-    if (used.has(path)) files[path] = new Uint8Array(await screens.get(hash)!.png.arrayBuffer());
-  }
+  const byPath = new Map(shots.map((shot) => [imagePath(shot.hash), shot]));
+  for (const path of [...used].sort()) files[path] = byPath.get(path)!.png;
   summary.images = used.size;
 
   for (const { weights, ...record } of bundle.checkpoints) {
@@ -137,6 +151,18 @@ export async function buildTrainerExport(bundle: RunBundle, format: TrainerForma
   files['manifest.json'] = json(manifestOf(summary, bundle));
   files['README.md'] = text(readme(summary));
   return { files, summary };
+}
+
+/** Every screen's screenshot, checked to be one per screen at the screen's own size (boxes are in those pixels). */
+async function renderAll(render: ScreenRenderer, screens: readonly Screen[]): Promise<ScreenImage[]> {
+  if (screens.length === 0) return [];
+  const shots = await render(screens);
+  if (shots.length !== screens.length) throw new Error(`the renderer returned ${shots.length} screenshots for ${screens.length} screens`);
+  shots.forEach((shot, i) => {
+    const { width, height } = screens[i];
+    if (shot.width !== width || shot.height !== height) throw new Error(`a ${width}×${height} screen was rendered at ${shot.width}×${shot.height}`);
+  });
+  return shots;
 }
 
 function addChecks(out: RewardCheck[], seen: Set<string>, key: string, make: () => RewardCheck[]): void {
@@ -184,6 +210,8 @@ function readme(s: ExportSummary): string {
     'The data sets of the co-evolution loop (METHOD.md §2): D0 (seed data), each distilled Ek, each curated Dk = D(k-1) ∪ Ek, and the prompts of planner GRPO at iteration k, in the trainer\'s own format, with the reward columns beside them (manifest.json lists them).',
     '',
     ...sets,
+    '',
+    `\`images/\` (${s.images} files): each sample's screen, rebuilt from its task and step and drawn by the app's renderer at the screen's own size, the RGB pixels the grounder trained on. Points and boxes are in these pixels; a model that resizes images must answer in the original size.`,
     '',
     `Train: ${how} Formats and flags follow ${DOCS[s.trainer].join(' and ')}.`,
     '',

@@ -6,11 +6,12 @@
  */
 import { exportRun, readArchive } from '../coevo/archive';
 import type { Store } from '../store/store';
+import type { ScreenRenderer } from '../world/render/screenImage';
 import { buildTrainerExport, zipTrainerExport, type PythonFiles } from './build';
 import type { TrainerFormat } from './types';
 
-export async function trainerExportZip(store: Store, runId: string, format: TrainerFormat, python: PythonFiles): Promise<Uint8Array> {
+export async function trainerExportZip(store: Store, runId: string, format: TrainerFormat, python: PythonFiles, render: ScreenRenderer): Promise<Uint8Array> {
   const bundle = readArchive(await exportRun(store, runId));
-  const { files } = await buildTrainerExport(bundle, format, python);
+  const { files } = await buildTrainerExport(bundle, format, python, render);
   return zipTrainerExport(files);
 }

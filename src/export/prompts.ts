@@ -10,11 +10,13 @@ import { printInstruction } from '../text/grammar';
 import { describeScreen } from '../world/describe';
 import { act, createWorld, screenOf } from '../world/env';
 import { oracle } from '../world/tasks';
-import type { ActionType, Box, Platform, Task } from '../world/types';
+import type { ActionType, Box, Platform, Screen, Task } from '../world/types';
 
 export interface PlannerView {
   /** describeScreen of the screen before the step: what the tiny planner reads. */
   screen: string;
+  /** That screen itself: what the grounder saw, rendered into the exported screenshot. */
+  shown: Screen;
   /** The oracle's instructions of the earlier steps, oldest first. */
   history: string[];
   /** The oracle's next step: what the plan reward compares against. */
@@ -42,7 +44,8 @@ function walk(task: Task): PlannerView[] {
   let world = createWorld(task);
   for (let i = 0; i < steps.length; i++) {
     const { type, value, box } = steps[i];
-    out.push({ screen: describeScreen(screenOf(world)), history: said.slice(0, i), truth: { instruction: said[i], type, value, box } });
+    const shown = screenOf(world);
+    out.push({ screen: describeScreen(shown), shown, history: said.slice(0, i), truth: { instruction: said[i], type, value, box } });
     world = act(world, steps[i].action);
   }
   return out;

@@ -1,7 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
-import { unzipSync } from 'fflate';
+import { strFromU8, unzipSync } from 'fflate';
+import type { StepSample } from '../../src/coevo/records';
+import { screenOf } from '../../src/world/env';
+import { stateBefore } from '../../src/world/suites';
+import type { Screen } from '../../src/world/types';
 
 /**
  * Issue 32, acceptance 3, from the UI: the run list's "TRL" button
@@ -15,15 +19,46 @@ import { unzipSync } from 'fflate';
  * two checkpoints) is stored and archived in Node by
  * test/e2e/fixtures/trl-run-archive.ts, then imported through
  * window.coevo.importRun, so the button reads it from the browser's own
- * IndexedDB in the worker.
+ * IndexedDB in the worker. Like a trained run it stores no screenshots, so
+ * both exports render every state: the app in its engine worker, the command
+ * line in headless Chromium's render page. The test then checks the command
+ * line's folder as acceptance 1 asks (test/e2e/fixtures/check-export.ts), and
+ * that its images hold the pixels the app's renderer draws for each row's
+ * state (decoded by the browser, against its own PNG of a fresh render).
  */
 
 const RUN_ID = 'e2e-trl';
 
 function tsx(args: string[]): string {
   const r = spawnSync('npx', ['tsx', ...args], { encoding: 'utf8', timeout: 120_000 });
-  if (r.status !== 0) throw new Error(`tsx ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`tsx ${args.join(' ')} exited ${r.status}: ${r.stdout}${r.stderr}`);
   return r.stdout;
+}
+
+/** Per pair of PNGs: both sizes, and how many RGB values differ, decoded by the browser. */
+async function pixelDifferences(page: Page, pairs: { exported: Uint8Array; screen: Screen }[]): Promise<{ sizes: number[]; differing: number; opaque: boolean }[]> {
+  return page.evaluate(async (list) => {
+    const rendered = await window.coevoRender!.renderScreens(list.map((p) => p.screen), 1);
+    const decode = async (bytes: Uint8Array) => {
+      const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' }), { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+      const ctx = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')!;
+      ctx.drawImage(bitmap, 0, 0);
+      return { w: bitmap.width, h: bitmap.height, px: ctx.getImageData(0, 0, bitmap.width, bitmap.height).data };
+    };
+    const out = [];
+    for (let i = 0; i < list.length; i++) {
+      const a = await decode(list[i].exported);
+      const b = await decode(Uint8Array.from(atob(rendered[i].png), (c) => c.charCodeAt(0)));
+      let differing = 0;
+      let opaque = true;
+      for (let k = 0; k < Math.min(a.px.length, b.px.length); k++) {
+        if ((k & 3) === 3) opaque &&= b.px[k] === 255;
+        else if (a.px[k] !== b.px[k]) differing++;
+      }
+      out.push({ sizes: [a.w, a.h, b.w, b.h], differing, opaque });
+    }
+    return out;
+  }, pairs);
 }
 
 async function open(page: Page, query = ''): Promise<void> {
@@ -97,4 +132,34 @@ test('run list → TRL downloads the same files as npm run export on the run arc
   // The same files, byte for byte; both zips are written the same way (sorted entries, one fixed mtime), so the zips are equal too.
   expect(differences(ui, cli)).toEqual([]);
   expect(Buffer.from(uiZip).equals(Buffer.from(cliZip))).toBe(true);
+
+  // Acceptance 1 on this real render: schemas, images at the rows' sizes, every kind of data set, python3's json.
+  const checked = tsx(['test/e2e/fixtures/check-export.ts', info.outputPath('cli-trl')]);
+  const verdict = JSON.parse(checked.trim().split('\n').pop()!) as { rows: number; images: number; errors: number };
+  expect(verdict.errors).toBe(0);
+  expect(verdict.rows).toBeGreaterThan(100);
+
+  // Each image is its row's state as the app's renderer draws it: rows of both platforms, and one pair
+  // deliberately mismatched, which must differ (the comparison can fail).
+  const samples = new Map(strFromU8(unzipSync(new Uint8Array(readFileSync(archive)))['samples.jsonl']).trim().split('\n').map((l) => JSON.parse(l) as StepSample).map((s) => [s.id, s]));
+  const rows = strFromU8(cli['datasets/d3/grounder_grpo.jsonl']).trim().split('\n').map((l) => JSON.parse(l) as { images: string[]; coevo_id: string });
+  const picked = [...rows.filter((r) => samples.get(r.coevo_id)!.platform === 'web').slice(0, 3), ...rows.filter((r) => samples.get(r.coevo_id)!.platform === 'mobile').slice(0, 3)];
+  expect(picked.length).toBe(6);
+  const screenOfRow = (r: { coevo_id: string }) => screenOf(stateBefore(samples.get(r.coevo_id)!.task, samples.get(r.coevo_id)!.stepIndex));
+  const pairs = picked.map((r) => ({ exported: cli[r.images[0]], screen: screenOfRow(r) }));
+  const other = picked.find((r) => r.images[0] !== picked[0].images[0] && samples.get(r.coevo_id)!.platform === 'web')!;
+  pairs.push({ exported: cli[picked[0].images[0]], screen: screenOfRow(other) });
+  const harness = await page.context().newPage();
+  await harness.goto('/render.html');
+  await harness.waitForFunction(() => window.coevoRender !== undefined);
+  await harness.evaluate(() => window.coevoRender!.ready);
+  const diffs = await pixelDifferences(harness, pairs);
+  for (const [i, d] of diffs.slice(0, 6).entries()) {
+    const { width, height } = pairs[i].screen;
+    expect(d.sizes, picked[i].coevo_id).toEqual([width, height, width, height]);
+    expect(d.opaque).toBe(true);
+    expect(d.differing, picked[i].coevo_id).toBe(0);
+  }
+  expect(diffs[6].differing).toBeGreaterThan(100);
+  console.log(`checked ${verdict.rows} rows and ${verdict.images} images; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
 });

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTrainerExport, type TrainerExport } from '../../src/export/build';
 import type { DatasetKind, TrainerFormat } from '../../src/export/types';
 import { pythonFiles } from '../../scripts/export/python-files';
-import { tinyRunBundle } from './export-fixtures';
+import { standInRenderer, tinyRunBundle } from './export-fixtures';
 import { swiftRowErrors, trlRowErrors, useOf } from './export-schemas';
 
 const KINDS: DatasetKind[] = ['seed', 'distilled', 'curated', 'planner-grpo'];
@@ -20,7 +20,7 @@ const exports: Partial<Record<TrainerFormat, TrainerExport>> = {};
 
 beforeAll(async () => {
   const bundle = await tinyRunBundle(160);
-  for (const f of ['trl', 'swift'] as const) exports[f] = await buildTrainerExport(bundle, f, pythonFiles());
+  for (const f of ['trl', 'swift'] as const) exports[f] = await buildTrainerExport(bundle, f, pythonFiles(), standInRenderer);
 }, 120_000);
 
 const lines = (bytes: Uint8Array) => new TextDecoder().decode(bytes).split('\n').filter((l) => l.length > 0);

@@ -15,14 +15,14 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTrainerExport } from '../../src/export/build';
 import { pythonFiles } from '../../scripts/export/python-files';
-import { tinyRunBundle } from './export-fixtures';
+import { standInRenderer, tinyRunBundle } from './export-fixtures';
 
 const dirs: Record<string, string> = {};
 
 beforeAll(async () => {
   const bundle = await tinyRunBundle(700);
   for (const format of ['trl', 'swift'] as const) {
-    const { files } = await buildTrainerExport(bundle, format, pythonFiles());
+    const { files } = await buildTrainerExport(bundle, format, pythonFiles(), standInRenderer);
     const dir = mkdtempSync(join(tmpdir(), `coevo-parity-${format}-`));
     for (const [path, bytes] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });

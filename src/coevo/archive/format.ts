@@ -5,6 +5,8 @@
  */
 import { strToU8 } from 'fflate';
 
+export { crc32 } from '../../bytes/crc32';
+
 export const ARCHIVE_FORMAT = 'coevo-run';
 export const ARCHIVE_VERSION = 1;
 
@@ -87,21 +89,4 @@ export function json(value: unknown): Uint8Array {
 
 export function jsonl(values: readonly unknown[]): Uint8Array {
   return strToU8(values.map((v) => encode(v) + '\n').join(''));
-}
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-/** CRC-32 as zip and PNG use it (IEEE 802.3). */
-export function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
 }

@@ -31,6 +31,10 @@ const api: CoevoRenderApi = {
     await ready;
     return worker.renderScreens(screens, scale);
   },
+  async screenImages(screens: Screen[]) {
+    await ready;
+    return worker.screenImages(screens);
+  },
   async measureRenderRate(n: number, screens?: Screen[]) {
     await ready;
     return worker.measureRenderRate(n, screens);

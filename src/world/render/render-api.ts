@@ -1,5 +1,6 @@
 /** What the render harness page offers on window.coevoRender (used by scripts/world.ts and the e2e tests). */
 import type { Screen } from '../types';
+import type { ScreenImage } from './screenImage';
 
 export interface RenderedScreen {
   png: string; // base64
@@ -30,6 +31,8 @@ export interface CoevoRenderApi {
   /** Like renderFixtures, for any screens (the e2e tests pass real world screens). */
   checkScreens(named: { name: string; screen: Screen }[]): Promise<RenderedFixture[]>;
   renderScreens(screens: Screen[], scale: number): Promise<RenderedScreen[]>;
+  /** Screenshots of the trainer export (src/world/render/screenImage.ts): PNG bytes named by their RGB pixels' hash. */
+  screenImages(screens: Screen[]): Promise<ScreenImage[]>;
   measureRenderRate(n: number, screens?: Screen[]): Promise<RenderRate>;
   /** Enlarges a PNG by an integer factor with nearest-neighbour sampling, to look at 1× pixels. */
   zoomPng(png: string, zoom: number): Promise<string>;

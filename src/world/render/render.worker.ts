@@ -7,6 +7,7 @@ import { FIXTURES } from './fixtures';
 import { loadWorldFonts } from './fonts';
 import { distinctColors, pixelHash, pngBytes, toBase64 } from './png';
 import type { RenderedFixture, RenderedScreen, RenderRate } from './render-api';
+import { screenImage, type ScreenImage } from './screenImage';
 import { checkTexts, textCheckFailures } from './textcheck';
 
 function inWorker(): boolean {
@@ -53,6 +54,12 @@ const api = {
       out.push({ png, hash });
     }
     return out;
+  },
+
+  /** Screenshots as the trainer export writes them (the command line's renderer; the app's worker makes the same ones). */
+  async screenImages(screens: Screen[]): Promise<ScreenImage[]> {
+    await loadWorldFonts();
+    return screens.map(screenImage);
   },
 
   /** Screens per second drawn and read back in this worker; the fixtures unless real screens are given. */
