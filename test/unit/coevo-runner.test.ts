@@ -190,8 +190,8 @@ describe('CoevoRunner', () => {
     r.dispose();
     await r.whenDisposed();
     expect(tf.memory().numTensors).toBe(tensors);
-    // Unloading is not a failure.
-    expect((await store.getRun(r.runId))?.status).toBe('running');
+    // Unloading is not a failure; the record says the run waits for a person, as it did.
+    expect((await store.getRun(r.runId))?.status).toBe('paused');
 
     const again = await CoevoRunner.resume(deps(store), r.runId);
     expect(again.config).toEqual(smallConfig());
