@@ -114,6 +114,8 @@ export interface EngineApi {
   /** Drives a run; a stored run is resumed at its last committed phase (throws if another tab drives it). */
   controlCoevo(runId: string, action: CoevoControl): Promise<CoevoProgress>;
   coevoStatus(runId: string): Promise<CoevoProgress>;
+  /** A run as this tab shows it; a run a reload cut off while it ran is taken up and run on (see coevoHost.open). */
+  openCoevo(runId: string): Promise<CoevoProgress>;
   coevoReport(runId: string): Promise<CoevoReport>;
   /** Progress of every run this worker drives, as it happens. */
   watchCoevo(listener: (p: CoevoProgress) => void): Promise<void>;

@@ -1,8 +1,14 @@
 /**
  * The co-evolution runs this worker drives: start, resume after a reload,
  * pause/step/resume, status, report, export/import. A run is driven by one
- * tab at a time (runLocks); its phases commit to the store as they finish,
- * so whatever this worker holds in memory can be rebuilt from the store.
+ * tab at a time (runLocks); its phases commit to the store as they finish
+ * and save their progress in between, so whatever this worker holds in
+ * memory can be rebuilt from the store.
+ *
+ * Every progress event of a run driven here is also posted on a
+ * BroadcastChannel, so a tab that shows the same run without driving it
+ * shows the driver's live progress (marked drivenElsewhere), and is told
+ * when the driver's tab has gone (driverGone) so it can take the run over.
  */
 import type { Store } from '../src/store/store';
 import type { BaseLoader } from '../src/coevo/phases/context';
@@ -18,7 +24,7 @@ import { phasePlan } from '../src/coevo/machine';
 import type { CoevoReport } from '../src/coevo/records';
 import { PRESET_NAMES, type PresetName } from '../src/models/presets';
 import type { CoevoControl, CoevoStartOptions, DeviceInfo } from './api';
-import { createRunLocks } from './runLocks';
+import { createRunLocks, RunLockedError, type TabInfo } from './runLocks';
 import { deviceLabel } from './deviceLabel';
 import { shippedBaseLoader } from './baseModels';
 
@@ -39,11 +45,42 @@ export function configFor(o: CoevoStartOptions): CoevoConfig {
   return c;
 }
 
+type ProgressMessage = { type: 'progress'; progress: CoevoProgress; tab: TabInfo };
+
+const PROGRESS_CHANNEL = 'coevo-run-progress';
+
 export function createCoevoHost(deps: HostDeps) {
   const runners = new Map<string, CoevoRunner>();
   const listeners = new Set<(p: CoevoProgress) => void>();
   const locks = createRunLocks();
   const base = deps.base ?? shippedBaseLoader();
+  const channel = new BroadcastChannel(PROGRESS_CHANNEL);
+  /** Runs another tab drives whose lock this worker waits on, to say when the driver has gone. */
+  const watched = new Set<string>();
+
+  function tell(p: CoevoProgress): void {
+    for (const l of listeners) l(p);
+  }
+
+  channel.onmessage = (e: MessageEvent<ProgressMessage>) => {
+    const { progress, tab } = e.data;
+    if (e.data.type !== 'progress' || runners.has(progress.runId)) return;
+    // Passed on for every run: the page shows the one it has open, and a driver that came back after a reload is shown again.
+    if (progress.state !== 'done' && progress.state !== 'failed') watchElsewhere(progress.runId);
+    tell({ ...progress, drivenElsewhere: { tab: tab.id, openedAt: tab.openedAt } });
+  };
+
+  /** Watches a run another tab drives until that tab lets go, then says so once. */
+  function watchElsewhere(runId: string): void {
+    if (watched.has(runId)) return;
+    watched.add(runId);
+    void locks.whenFree(runId).then(async () => {
+      watched.delete(runId);
+      if (runners.has(runId)) return;
+      const run = await (await deps.store()).getRun(runId);
+      if (run) tell({ ...storedProgress(run), driverGone: true });
+    });
+  }
 
   function deviceOf(): { backend: string; adapter: string } {
     const d = deps.device();
@@ -58,7 +95,8 @@ export function createCoevoHost(deps: HostDeps) {
   function watch(runner: CoevoRunner): CoevoRunner {
     runners.set(runner.runId, runner);
     runner.onProgress((p) => {
-      for (const l of listeners) l(p);
+      tell(p);
+      channel.postMessage({ type: 'progress', progress: p, tab: locks.tab } satisfies ProgressMessage);
       if (p.state === 'done' || p.state === 'failed') {
         locks.release(runner.runId);
         runners.delete(runner.runId);
@@ -89,6 +127,7 @@ export function createCoevoHost(deps: HostDeps) {
     const index = finished || !cursor ? plan.length : plan.findIndex((c) => c.iteration === cursor.iteration && c.phase === cursor.phase);
     return {
       runId: run.id,
+      // 'running' with no runner here: cut off by a reload or a closed tab, it waits until a tab takes it up (open()).
       state: run.status === 'done' ? 'done' : run.status === 'failed' ? 'failed' : 'paused',
       iteration: finished || !cursor ? cfg.iterations : cursor.iteration,
       phase: finished || !cursor ? null : cursor.phase,
@@ -110,7 +149,7 @@ export function createCoevoHost(deps: HostDeps) {
 
     async start(o: CoevoStartOptions): Promise<{ runId: string }> {
       const config = configFor(o);
-      const runner = await CoevoRunner.create(await runnerDeps(), config, o.name);
+      const runner = await CoevoRunner.create(await runnerDeps(), config, o.name, o.paused === true);
       try {
         await locks.acquire(runner.runId);
       } catch (e) {
@@ -132,12 +171,39 @@ export function createCoevoHost(deps: HostDeps) {
       return r.progress();
     },
 
-    async status(runId: string): Promise<CoevoProgress> {
-      const r = runners.get(runId);
-      if (r) return r.progress();
+    /**
+     * A run as this tab shows it: driven here; driven by another tab (its
+     * live progress follows); or, when its record says it was running and
+     * no tab drives it (a reload or a closed tab cut it off), taken up here
+     * and run on from its last save when `takeUp` says so (the run a page
+     * opens on). A run that waits for a person stays waiting.
+     */
+    async open(runId: string, takeUp = true): Promise<CoevoProgress> {
+      const have = runners.get(runId);
+      if (have) return have.progress();
       const run = await (await deps.store()).getRun(runId);
       if (!run) throw new Error(`No run ${runId} is stored here.`);
-      return storedProgress(run);
+      const elsewhere = await locks.heldElsewhere(runId);
+      if (elsewhere) {
+        watchElsewhere(runId);
+        const tab = elsewhere.holder;
+        return { ...storedProgress(run), drivenElsewhere: { tab: tab?.id ?? 'unknown', openedAt: tab?.openedAt ?? 'unknown' } };
+      }
+      if (!takeUp || run.kind !== 'coevo' || run.status !== 'running' || !deps.device()) return storedProgress(run);
+      try {
+        const r = await runnerFor(runId);
+        void r.run();
+        return r.progress();
+      } catch (e) {
+        if (!(e instanceof RunLockedError)) throw e;
+        // Another tab took it up between the check and now.
+        watchElsewhere(runId);
+        return { ...storedProgress(run), drivenElsewhere: { tab: e.holder?.id ?? 'unknown', openedAt: e.holder?.openedAt ?? 'unknown' } };
+      }
+    },
+
+    status(runId: string): Promise<CoevoProgress> {
+      return this.open(runId, false);
     },
 
     async report(runId: string): Promise<CoevoReport> {

@@ -49,6 +49,7 @@ export function createEngine(backends: Backends): EngineApi {
     startCoevo: (o) => coevo.start(o),
     controlCoevo: (runId, action) => coevo.control(runId, action),
     coevoStatus: (runId) => coevo.status(runId),
+    openCoevo: (runId) => coevo.open(runId),
     coevoReport: (runId) => coevo.report(runId),
     async watchCoevo(listener) {
       coevo.onProgress((p) => void listener(p));

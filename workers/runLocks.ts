@@ -1,7 +1,9 @@
 /**
  * One tab drives a run at a time. The worker that drives a run holds a Web
  * Lock named after it; another tab's attempt fails at once and asks, over a
- * BroadcastChannel, which tab holds it, so its message can say so.
+ * BroadcastChannel, which tab holds it, so its message can say so. A tab
+ * that only watches a run can learn whether another tab holds it now
+ * (heldElsewhere) and be told when that tab has let go (whenFree).
  */
 export interface TabInfo {
   id: string;
@@ -72,6 +74,17 @@ export function createRunLocks(tab: TabInfo = { id: crypto.randomUUID().slice(0,
       held.delete(runId);
     },
     holds: (runId: string) => held.has(runId),
+    /** Whether another tab holds the run's lock, and which one if it answers (null: nobody else holds it). */
+    async heldElsewhere(runId: string): Promise<{ holder: TabInfo | null } | null> {
+      if (held.has(runId)) return null;
+      const state = await navigator.locks.query();
+      if (!(state.held ?? []).some((l) => l.name === lockName(runId))) return null;
+      return { holder: await whoHolds(runId) };
+    },
+    /** Resolves once nobody holds the run's lock (the tab driving it closed or let it go); it takes and drops the lock to know. */
+    async whenFree(runId: string): Promise<void> {
+      await navigator.locks.request(lockName(runId), async () => undefined);
+    },
   };
 }
 

@@ -64,6 +64,18 @@ export class LabSession {
     }
   }
 
+  /** Like load, for the run a page opens on: a run a reload cut off while it ran is taken up here and runs on. */
+  async open(runId: string): Promise<CoevoProgress | null> {
+    try {
+      const p = await getEngine().openCoevo(runId);
+      if (!this.progress[runId] || this.progress[runId].state === p.state || p.state === 'running') this.progress[runId] = p;
+      return this.progress[runId];
+    } catch (e) {
+      this.error = message(e);
+      return null;
+    }
+  }
+
   async start(options: CoevoStartOptions): Promise<string | null> {
     return this.guard('start', async () => {
       // A run that cannot fit is refused before it starts, not when the quota runs out mid-phase.
