@@ -102,6 +102,8 @@ export type { GroundOnceResult, AgentStepResult, TakenStep };
 
 export interface EngineApi {
   probeWebGpu(): Promise<WebGpuProbe>;
+  /** Destroys the WebGPU device in use, as a lost GPU would be (the fault tests); false when WebGPU is not in use. */
+  simulateDeviceLoss(): Promise<boolean>;
   /** Selects and initialises a tfjs backend; throws with a clear message when it cannot. */
   useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo>;
   /** Trains the tiny regressor, stores the run and its loss curve, streams losses to onLosses. */

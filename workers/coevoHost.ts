@@ -92,12 +92,24 @@ export function createCoevoHost(deps: HostDeps) {
     return { store: await deps.store(), paint: await deps.paint(), device: deviceOf(), deviceFault: deps.deviceFault, base };
   }
 
+  /** Runs that failed here, and when: a lost GPU can fail a phase (a read-back rejects) before its loss is reported. */
+  const recentFailures = new Map<string, number>();
+  /** What the engine did to a run that its progress should say (a fallback from a lost GPU). */
+  const notices = new Map<string, string>();
+  const progressOf = (r: CoevoRunner): CoevoProgress => {
+    const notice = notices.get(r.runId);
+    return notice ? { ...r.progress(), notice } : r.progress();
+  };
+
   function watch(runner: CoevoRunner): CoevoRunner {
     runners.set(runner.runId, runner);
     runner.onProgress((p) => {
-      tell(p);
-      channel.postMessage({ type: 'progress', progress: p, tab: locks.tab } satisfies ProgressMessage);
+      const notice = notices.get(p.runId);
+      const shown = notice ? { ...p, notice } : p;
+      tell(shown);
+      channel.postMessage({ type: 'progress', progress: shown, tab: locks.tab } satisfies ProgressMessage);
       if (p.state === 'done' || p.state === 'failed') {
+        if (p.state === 'failed') recentFailures.set(runner.runId, Date.now());
         locks.release(runner.runId);
         runners.delete(runner.runId);
         runner.dispose();
@@ -168,7 +180,51 @@ export function createCoevoHost(deps: HostDeps) {
       else if (action === 'run') void (r.progress().state === 'paused' ? r.resume() : r.run());
       else if (action === 'step-phase') void r.stepPhase();
       else void r.stepBatch();
-      return r.progress();
+      return progressOf(r);
+    },
+
+    /**
+     * After the device the runs computed on was lost: unloads every run
+     * loaded here (their tensors lived on that device), lets `fallback`
+     * switch the backend, and loads them again from the store, each at its
+     * last save; those that were running run on. Each run's progress then
+     * says what happened. This tab keeps their locks throughout.
+     */
+    async goOnWithout(reason: string, fallback: () => Promise<string>): Promise<void> {
+      const live = [...runners.values()].map((r) => ({ runner: r, running: r.progress().state === 'running' }));
+      for (const { runner } of live) {
+        runners.delete(runner.runId);
+        runner.dispose();
+      }
+      // Those the loss failed a moment before it was reported: they were running too.
+      const failed = [...recentFailures].filter(([, at]) => Date.now() - at < 30_000).map(([id]) => id);
+      recentFailures.clear();
+      // A read-back pending on the lost device may never settle; the runners are rebuilt from the store either way.
+      await Promise.race([Promise.all(live.map(({ runner }) => runner.whenDisposed().catch(() => undefined))), new Promise((r) => setTimeout(r, 10_000))]);
+      let where: string;
+      try {
+        where = await fallback();
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        for (const { runner } of live) {
+          locks.release(runner.runId);
+          tell({ ...runner.progress(), state: 'failed', error: `${reason}, and no other backend could start: ${why}. Reload the page to continue the run from its last save.` });
+        }
+        return;
+      }
+      const again = [...live.map(({ runner, running }) => ({ runId: runner.runId, running })), ...failed.map((runId) => ({ runId, running: true }))];
+      for (const { runId, running } of again) {
+        notices.set(runId, `${reason[0].toUpperCase()}${reason.slice(1)}; the run went on on ${where} from its last save.`);
+        try {
+          const r = await runnerFor(runId);
+          if (running) void r.run();
+          else tell(progressOf(r));
+        } catch (e) {
+          locks.release(runId);
+          const run = await (await deps.store()).getRun(runId);
+          if (run) tell({ ...storedProgress(run), state: 'failed', error: `${reason}; loading the run again on ${where} failed: ${e instanceof Error ? e.message : String(e)}` });
+        }
+      }
     },
 
     /**
@@ -180,7 +236,7 @@ export function createCoevoHost(deps: HostDeps) {
      */
     async open(runId: string, takeUp = true): Promise<CoevoProgress> {
       const have = runners.get(runId);
-      if (have) return have.progress();
+      if (have) return progressOf(have);
       const run = await (await deps.store()).getRun(runId);
       if (!run) throw new Error(`No run ${runId} is stored here.`);
       const elsewhere = await locks.heldElsewhere(runId);
@@ -193,7 +249,7 @@ export function createCoevoHost(deps: HostDeps) {
       try {
         const r = await runnerFor(runId);
         void r.run();
-        return r.progress();
+        return progressOf(r);
       } catch (e) {
         if (!(e instanceof RunLockedError)) throw e;
         // Another tab took it up between the check and now.

@@ -2,9 +2,9 @@
 /** The engine worker's entry point: builds the engine and exposes it with comlink. */
 import * as Comlink from 'comlink';
 import type { EngineApi } from './api';
-import { deviceFault, probeWebGpu, useBackend } from './backend';
+import { deviceFault, onDeviceLost, probeWebGpu, simulateDeviceLoss, useBackend } from './backend';
 import { createEngine } from './engine';
 import { realPaint } from './paint';
 
-const engine: EngineApi = createEngine({ probeWebGpu, useBackend, deviceFault, paint: realPaint });
+const engine: EngineApi = createEngine({ probeWebGpu, useBackend, deviceFault, onDeviceLost, simulateDeviceLoss, paint: realPaint });
 Comlink.expose(engine);

@@ -3,8 +3,11 @@
  * duplicating nothing: every batch of a phase (a training step, a decoding
  * or grounding batch) goes through PhaseJournal.batch, which records what
  * the batch returned and where the phase's random streams were after it.
- * Every so often, before a batch, the journal saves those records together
- * with the weights and optimizer state being trained (one store write).
+ * Before a batch, the journal saves those records together with the
+ * weights and optimizer state being trained (one store write): before
+ * every batch, unless saving would take more than about a tenth of the
+ * phase's time, when it saves less often (SAVE_COST_RATIO); and always
+ * before a batch the machine will pause at.
  *
  * A resumed phase runs its code again from the start with the same seeded
  * streams, but the batches already saved are not computed: each returns its
@@ -56,13 +59,21 @@ export interface JournalOptions {
   resume?: JournalSnapshot | null;
   /** Makes a snapshot durable; without it nothing is saved. */
   save?: (s: JournalSnapshot) => Promise<void>;
-  /** Save before a batch once this long has passed since the last save (0: before every batch). */
-  saveEveryMs: number;
+  /** Save before a batch only once this long has passed since the last save (default 0). */
+  saveEveryMs?: number;
+  /** ... and this many times as long as the last save took (default SAVE_COST_RATIO; 0: before every batch). */
+  saveCostRatio?: number;
   now?: () => number;
 }
 
-/** Default interval between mid-phase saves: a reload loses at most this much work (or one batch, when batches are slower). */
-export const SAVE_EVERY_MS = 2000;
+/**
+ * Time between two saves, in units of the last save's duration: saving
+ * takes at most about a tenth of a phase's time. Where a batch takes longer
+ * than ten saves (tiny runs on WASM or a software GPU), every batch is
+ * saved and a reload loses at most the batch in flight; where batches are
+ * much faster than a save, a reload loses at most about ten saves' time.
+ */
+export const SAVE_COST_RATIO = 10;
 
 export class PhaseJournal implements BatchRunner {
   private readonly results: unknown[] = [];
@@ -72,6 +83,7 @@ export class PhaseJournal implements BatchRunner {
   private calls = 0;
   private savedBatches: number;
   private lastSave: number;
+  private lastSaveMs = 0;
   private readonly now: () => number;
 
   constructor(private readonly opts: JournalOptions) {
@@ -116,14 +128,17 @@ export class PhaseJournal implements BatchRunner {
       return structuredClone(resume.results[i]) as T;
     }
     if (resume && i === resume.batches) this.restoreTrainer(resume);
-    if (this.opts.save && i > this.savedBatches && (this.now() - this.lastSave >= this.opts.saveEveryMs || this.opts.gate.willPause?.() === true)) {
-      await this.save(i);
-    }
+    if (this.opts.save && i > this.savedBatches && (this.due() || this.opts.gate.willPause?.() === true)) await this.save(i);
     await this.opts.gate.batch();
     const value = await compute();
     this.results.push(structuredClone(value));
     this.randomStates.push(this.streams.map((s) => s.saveState()));
     return value;
+  }
+
+  private due(): boolean {
+    const wait = Math.max(this.opts.saveEveryMs ?? 0, (this.opts.saveCostRatio ?? SAVE_COST_RATIO) * this.lastSaveMs);
+    return this.now() - this.lastSave >= wait;
   }
 
   private setStreams(states: readonly number[], at: number): void {
@@ -147,6 +162,7 @@ export class PhaseJournal implements BatchRunner {
   }
 
   private async save(batches: number): Promise<void> {
+    const t0 = this.now();
     const t = this.trainer;
     const snapshot: JournalSnapshot = {
       batches,
@@ -158,6 +174,7 @@ export class PhaseJournal implements BatchRunner {
     await this.opts.save?.(snapshot);
     this.savedBatches = batches;
     this.lastSave = this.now();
+    this.lastSaveMs = this.lastSave - t0;
   }
 }
 

@@ -26,7 +26,7 @@ import { RunState } from './runState';
 import { phaseRandom, type BaseLoader, type PhaseOutput, type PhaseProgress } from './phases/context';
 import { PHASE_RUNS } from './phases/index';
 import { disposeParams } from '../models/params';
-import { PhaseJournal, SAVE_EVERY_MS, type JournalSnapshot } from './phaseJournal';
+import { PhaseJournal, type JournalSnapshot } from './phaseJournal';
 
 export type { Paint } from '../learn/stepCheck';
 
@@ -38,8 +38,10 @@ export interface RunnerDeps {
   base?: BaseLoader;
   /** The first error the GPU reported, if any: a phase that ran after one is not committed. */
   deviceFault?: () => string | null;
-  /** How often a phase saves its progress (ms; default SAVE_EVERY_MS, 0: before every batch). */
+  /** A phase saves its progress at most this often (ms; default 0) ... */
   saveEveryMs?: number;
+  /** ... and at most once per this many times the last save's duration (default SAVE_COST_RATIO; 0: before every batch). */
+  saveCostRatio?: number;
 }
 
 export interface CoevoProgress {
@@ -62,10 +64,14 @@ export interface CoevoProgress {
   error?: string;
   /** Batches of the phase restored from its last mid-phase save after a reload (absent or 0: it started afresh). */
   replayed?: number;
+  /** Batches of the phase passed so far (replayed ones included). */
+  batches?: number;
   /** Set when another tab drives the run and this one only watches it (the driver's tab id and when it opened). */
   drivenElsewhere?: { tab: string; openedAt: string };
   /** Set when the tab that drove the run has gone: this tab may take it over. */
   driverGone?: boolean;
+  /** Something the engine did to the run that a person should know (it went on without a lost GPU, say). */
+  notice?: string;
 }
 
 const BACKENDS: readonly BackendName[] = ['webgpu', 'wasm', 'cpu'];
@@ -149,6 +155,8 @@ export class CoevoRunner {
   private unloading = false;
   /** The latest write of the run's status, awaited before run() and the step methods resolve. */
   private statusWrite: Promise<void> = Promise.resolve();
+  /** The journal of the phase running (its batch count goes into the progress). */
+  private journal: PhaseJournal | null = null;
   /** The run record's status as last written, so that a pause or a resume is written once. */
   private recordStatus: RunRecord['status'] = 'running';
 
@@ -333,6 +341,7 @@ export class CoevoRunner {
       etaMs: done > 0 ? (active / done) * (p.total - done) : null,
       loss: p.loss ?? this.snapshot.loss,
       reward: p.reward ?? this.snapshot.reward,
+      batches: this.journal?.batches,
     };
     this.emit();
   }
@@ -414,7 +423,8 @@ export class CoevoRunner {
       if (fault) throw deviceFaultError(cursor, fault);
       await this.deps.store.putProgress({ runId: this.runId, iteration: cursor.iteration, phase: cursor.phase, ...s, startedAt, activeMs: before + this.activeMs(), savedAt: Date.now() });
     };
-    const journal = new PhaseJournal({ gate, resume, save, saveEveryMs: this.deps.saveEveryMs ?? SAVE_EVERY_MS });
+    const journal = new PhaseJournal({ gate, resume, save, saveEveryMs: this.deps.saveEveryMs, saveCostRatio: this.deps.saveCostRatio });
+    this.journal = journal;
     if (journal.replayed > 0) {
       this.snapshot = { ...this.snapshot, replayed: journal.replayed };
       this.emit();

@@ -25,7 +25,7 @@ beforeAll(async () => {
 
 const DEVICE = { backend: 'wasm', adapter: 'none (WASM in Node)' };
 // Save before every batch: the resume point is then always the batch the cut interrupted.
-const deps = (store: Store, saveEveryMs = 0): RunnerDeps => ({ store, paint: syntheticScreenImage, device: DEVICE, saveEveryMs });
+const deps = (store: Store, saveEveryMs = 0): RunnerDeps => ({ store, paint: syntheticScreenImage, device: DEVICE, saveEveryMs, saveCostRatio: 0 });
 
 /** Small enough for minutes, with at least three batches in every phase (grounder GRPO on, so sft-grounder has two trainers). */
 function smallConfig(over: Partial<CoevoConfig> = {}): CoevoConfig {
