@@ -91,7 +91,7 @@ export class PhaseJournal implements BatchRunner {
     this.lastSave = this.now();
     const r = opts.resume;
     if (r && (r.results.length !== r.batches || r.randoms.length !== r.batches)) {
-      throw new Error(`The saved progress of this phase is damaged (${r.batches} batches, ${r.results.length} results, ${r.randoms.length} stream states); the phase will have to start over.`);
+      throw new Error(`The saved progress of this phase is damaged (${r.batches} batches, ${r.results.length} results, ${r.randoms.length} stream states).`);
     }
     this.savedBatches = r?.batches ?? 0;
   }

@@ -8,7 +8,7 @@
  * returns its samples, checkpoints, metric points and new model, the commit
  * hook writes them (Store.commitPhase), and only then does the run state
  * take the model and samples. In between, the phase's journal saves its
- * progress every few seconds (Store.putProgress), so a reload mid-phase
+ * progress before its batches (Store.putProgress), so a reload mid-phase
  * resumes it at the last save (phaseJournal.ts) and ends with what an
  * uninterrupted run ends with.
  *
@@ -238,11 +238,6 @@ export class CoevoRunner {
     return runner;
   }
 
-  /** The status the run record says, as this runner last wrote or read it. */
-  get storedStatus(): RunRecord['status'] {
-    return this.recordStatus;
-  }
-
   progress(): CoevoProgress {
     return { ...this.snapshot };
   }
@@ -423,7 +418,14 @@ export class CoevoRunner {
       if (fault) throw deviceFaultError(cursor, fault);
       await this.deps.store.putProgress({ runId: this.runId, iteration: cursor.iteration, phase: cursor.phase, ...s, startedAt, activeMs: before + this.activeMs(), savedAt: Date.now() });
     };
-    const journal = new PhaseJournal({ gate, resume, save, saveEveryMs: this.deps.saveEveryMs, saveCostRatio: this.deps.saveCostRatio });
+    const options = { gate, save, saveEveryMs: this.deps.saveEveryMs, saveCostRatio: this.deps.saveCostRatio };
+    let journal: PhaseJournal;
+    try {
+      journal = new PhaseJournal({ ...options, resume });
+    } catch {
+      // A damaged save is no worse than none: the phase starts over, as it did before saves existed.
+      journal = new PhaseJournal(options);
+    }
     this.journal = journal;
     if (journal.replayed > 0) {
       this.snapshot = { ...this.snapshot, replayed: journal.replayed };
