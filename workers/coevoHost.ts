@@ -236,7 +236,10 @@ export function createCoevoHost(deps: HostDeps) {
      */
     async open(runId: string, takeUp = true): Promise<CoevoProgress> {
       const have = runners.get(runId);
-      if (have) return progressOf(have);
+      if (have) {
+        await have.statusStored();
+        return progressOf(have);
+      }
       const run = await (await deps.store()).getRun(runId);
       if (!run) throw new Error(`No run ${runId} is stored here.`);
       const elsewhere = await locks.heldElsewhere(runId);

@@ -242,6 +242,11 @@ export class CoevoRunner {
     return { ...this.snapshot };
   }
 
+  /** Resolves once the run record says what progress() says (running, paused or failed): a reload then does what the page showed. */
+  async statusStored(): Promise<void> {
+    await this.statusWrite;
+  }
+
   onProgress(listener: (p: CoevoProgress) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
