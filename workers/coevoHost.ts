@@ -49,6 +49,9 @@ type ProgressMessage = { type: 'progress'; progress: CoevoProgress; tab: TabInfo
 
 const PROGRESS_CHANNEL = 'coevo-run-progress';
 
+/** How long after a page opens a run whose lock is still held it takes the run up once the lock comes free (a reload's old worker lets go within it). */
+const RELOAD_GRACE_MS = 5000;
+
 export function createCoevoHost(deps: HostDeps) {
   const runners = new Map<string, CoevoRunner>();
   const listeners = new Set<(p: CoevoProgress) => void>();
@@ -57,6 +60,8 @@ export function createCoevoHost(deps: HostDeps) {
   const channel = new BroadcastChannel(PROGRESS_CHANNEL);
   /** Runs another tab drives whose lock this worker waits on, to say when the driver has gone. */
   const watched = new Set<string>();
+  /** Until when a run whose lock comes free is taken up here rather than offered (see watchElsewhere). */
+  const takeUpDeadline = new Map<string, number>();
 
   function tell(p: CoevoProgress): void {
     for (const l of listeners) l(p);
@@ -71,14 +76,33 @@ export function createCoevoHost(deps: HostDeps) {
   };
 
   /** Watches a run another tab drives until that tab lets go, then says so once. */
-  function watchElsewhere(runId: string): void {
+  /**
+   * Watches a run another tab drives until that tab lets go, then says so
+   * once. A page reloaded while it drove a run finds the run's lock still
+   * held for a moment by its own previous worker: when the lock comes free
+   * before `takeUpBy` (ms since the epoch), the run is taken up and run on
+   * here, as open() does for a run nobody holds.
+   */
+  function watchElsewhere(runId: string, takeUpBy = 0): void {
+    takeUpDeadline.set(runId, Math.max(takeUpDeadline.get(runId) ?? 0, takeUpBy));
     if (watched.has(runId)) return;
     watched.add(runId);
     void locks.whenFree(runId).then(async () => {
       watched.delete(runId);
+      const deadline = takeUpDeadline.get(runId) ?? 0;
+      takeUpDeadline.delete(runId);
       if (runners.has(runId)) return;
       const run = await (await deps.store()).getRun(runId);
-      if (run) tell({ ...storedProgress(run), driverGone: true });
+      if (!run) return;
+      if (Date.now() < deadline && run.status === 'running') {
+        try {
+          void (await runnerFor(runId)).run();
+          return;
+        } catch {
+          // Another tab was quicker: it drives, and its progress comes over the channel.
+        }
+      }
+      tell({ ...storedProgress(run), driverGone: true });
     });
   }
 
@@ -242,21 +266,22 @@ export function createCoevoHost(deps: HostDeps) {
       }
       const run = await (await deps.store()).getRun(runId);
       if (!run) throw new Error(`No run ${runId} is stored here.`);
+      const wanted = takeUp && run.kind === 'coevo' && run.status === 'running' && deps.device() !== null;
       const elsewhere = await locks.heldElsewhere(runId);
       if (elsewhere) {
-        watchElsewhere(runId);
+        watchElsewhere(runId, wanted ? Date.now() + RELOAD_GRACE_MS : 0);
         const tab = elsewhere.holder;
         return { ...storedProgress(run), drivenElsewhere: { tab: tab?.id ?? 'unknown', openedAt: tab?.openedAt ?? 'unknown' } };
       }
-      if (!takeUp || run.kind !== 'coevo' || run.status !== 'running' || !deps.device()) return storedProgress(run);
+      if (!wanted) return storedProgress(run);
       try {
         const r = await runnerFor(runId);
         void r.run();
         return progressOf(r);
       } catch (e) {
         if (!(e instanceof RunLockedError)) throw e;
-        // Another tab took it up between the check and now.
-        watchElsewhere(runId);
+        // Another tab took it up between the check and now (or this tab's worker before a reload still lets go of it).
+        watchElsewhere(runId, Date.now() + RELOAD_GRACE_MS);
         return { ...storedProgress(run), drivenElsewhere: { tab: e.holder?.id ?? 'unknown', openedAt: e.holder?.openedAt ?? 'unknown' } };
       }
     },
