@@ -49,8 +49,7 @@ type ProgressMessage = { type: 'progress'; progress: CoevoProgress; tab: TabInfo
 
 const PROGRESS_CHANNEL = 'coevo-run-progress';
 
-/** How long after a page opens a run whose lock is still held it takes the run up once the lock comes free (a reload's old worker lets go within it). */
-const RELOAD_GRACE_MS = 5000;
+
 
 export function createCoevoHost(deps: HostDeps) {
   const runners = new Map<string, CoevoRunner>();
@@ -60,8 +59,8 @@ export function createCoevoHost(deps: HostDeps) {
   const channel = new BroadcastChannel(PROGRESS_CHANNEL);
   /** Runs another tab drives whose lock this worker waits on, to say when the driver has gone. */
   const watched = new Set<string>();
-  /** Until when a run whose lock comes free is taken up here rather than offered (see watchElsewhere). */
-  const takeUpDeadline = new Map<string, number>();
+  /** Runs taken up here as soon as their lock comes free, rather than offered (see watchElsewhere). */
+  const takeUpWhenFree = new Set<string>();
 
   function tell(p: CoevoProgress): void {
     for (const l of listeners) l(p);
@@ -78,23 +77,21 @@ export function createCoevoHost(deps: HostDeps) {
   /** Watches a run another tab drives until that tab lets go, then says so once. */
   /**
    * Watches a run another tab drives until that tab lets go, then says so
-   * once. A page reloaded while it drove a run finds the run's lock still
-   * held for a moment by its own previous worker: when the lock comes free
-   * before `takeUpBy` (ms since the epoch), the run is taken up and run on
-   * here, as open() does for a run nobody holds.
+   * once; or, with `takeUp`, takes the run up and runs it on here then (a
+   * page reloaded while it drove the run finds the lock still held for a
+   * moment by its own previous worker).
    */
-  function watchElsewhere(runId: string, takeUpBy = 0): void {
-    takeUpDeadline.set(runId, Math.max(takeUpDeadline.get(runId) ?? 0, takeUpBy));
+  function watchElsewhere(runId: string, takeUp = false): void {
+    if (takeUp) takeUpWhenFree.add(runId);
     if (watched.has(runId)) return;
     watched.add(runId);
     void locks.whenFree(runId).then(async () => {
       watched.delete(runId);
-      const deadline = takeUpDeadline.get(runId) ?? 0;
-      takeUpDeadline.delete(runId);
+      const mine = takeUpWhenFree.delete(runId);
       if (runners.has(runId)) return;
       const run = await (await deps.store()).getRun(runId);
       if (!run) return;
-      if (Date.now() < deadline && run.status === 'running') {
+      if (mine && run.status === 'running') {
         try {
           void (await runnerFor(runId)).run();
           return;
@@ -269,8 +266,13 @@ export function createCoevoHost(deps: HostDeps) {
       const wanted = takeUp && run.kind === 'coevo' && run.status === 'running' && deps.device() !== null;
       const elsewhere = await locks.heldElsewhere(runId);
       if (elsewhere) {
-        watchElsewhere(runId, wanted ? Date.now() + RELOAD_GRACE_MS : 0);
         const tab = elsewhere.holder;
+        // This tab's own worker before a reload (same tab id), or one too far gone to answer: the run is this tab's to go on with.
+        if (wanted && (tab === null || tab.id === locks.tab.id)) {
+          watchElsewhere(runId, true);
+          return storedProgress(run);
+        }
+        watchElsewhere(runId);
         return { ...storedProgress(run), drivenElsewhere: { tab: tab?.id ?? 'unknown', openedAt: tab?.openedAt ?? 'unknown' } };
       }
       if (!wanted) return storedProgress(run);
@@ -280,8 +282,8 @@ export function createCoevoHost(deps: HostDeps) {
         return progressOf(r);
       } catch (e) {
         if (!(e instanceof RunLockedError)) throw e;
-        // Another tab took it up between the check and now (or this tab's worker before a reload still lets go of it).
-        watchElsewhere(runId, Date.now() + RELOAD_GRACE_MS);
+        // Another tab took it up between the check and now, or this tab's worker before a reload has not let go yet.
+        watchElsewhere(runId, e.holder === null || e.holder.id === locks.tab.id);
         return { ...storedProgress(run), drivenElsewhere: { tab: e.holder?.id ?? 'unknown', openedAt: e.holder?.openedAt ?? 'unknown' } };
       }
     },

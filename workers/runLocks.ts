@@ -28,7 +28,13 @@ type LockMessage = { type: 'who'; runId: string } | { type: 'holder'; runId: str
 
 const lockName = (runId: string) => `coevo-run:${runId}`;
 
-export function createRunLocks(tab: TabInfo = { id: crypto.randomUUID().slice(0, 4), openedAt: new Date().toLocaleTimeString() }) {
+/** The tab id the page put in its worker's name (the same across the tab's reloads), else a new one. */
+function tabIdOfWorker(): string {
+  const name = typeof self !== 'undefined' && 'name' in self ? String((self as { name?: unknown }).name ?? '') : '';
+  return /^coevo-engine:(\w{1,16})$/.exec(name)?.[1] ?? crypto.randomUUID().slice(0, 4);
+}
+
+export function createRunLocks(tab: TabInfo = { id: tabIdOfWorker(), openedAt: new Date().toLocaleTimeString() }) {
   const held = new Map<string, () => void>();
   const channel = new BroadcastChannel('coevo-run-locks');
   channel.onmessage = (e: MessageEvent<LockMessage>) => {
