@@ -71,7 +71,7 @@ export function createCoevoHost(deps: HostDeps) {
     if (e.data.type !== 'progress' || runners.has(progress.runId)) return;
     // Passed on for every run: the page shows the one it has open, and a driver that came back after a reload is shown again.
     if (progress.state !== 'done' && progress.state !== 'failed') watchElsewhere(progress.runId);
-    tell({ ...progress, drivenElsewhere: { tab: tab.id, openedAt: tab.openedAt } });
+    tell({ ...progress, drivenHere: undefined, drivenElsewhere: { tab: tab.id, openedAt: tab.openedAt } });
   };
 
   /** Watches a run another tab drives until that tab lets go, then says so once. */
@@ -119,14 +119,14 @@ export function createCoevoHost(deps: HostDeps) {
   const notices = new Map<string, string>();
   const progressOf = (r: CoevoRunner): CoevoProgress => {
     const notice = notices.get(r.runId);
-    return notice ? { ...r.progress(), notice } : r.progress();
+    return { ...r.progress(), drivenHere: true, ...(notice ? { notice } : {}) };
   };
 
   function watch(runner: CoevoRunner): CoevoRunner {
     runners.set(runner.runId, runner);
     runner.onProgress((p) => {
       const notice = notices.get(p.runId);
-      const shown = notice ? { ...p, notice } : p;
+      const shown: CoevoProgress = { ...p, drivenHere: true, ...(notice ? { notice } : {}) };
       tell(shown);
       channel.postMessage({ type: 'progress', progress: shown, tab: locks.tab } satisfies ProgressMessage);
       if (p.state === 'done' || p.state === 'failed') {
@@ -267,7 +267,7 @@ export function createCoevoHost(deps: HostDeps) {
       const elsewhere = await locks.heldElsewhere(runId);
       if (elsewhere) {
         const tab = elsewhere.holder;
-        // This tab's own worker before a reload (same tab id), or one too far gone to answer: the run is this tab's to go on with.
+        // This tab's own worker before a reload (same tab id), or a holder whose page no longer answers (a driving page answers at once): the run is this tab's to go on with.
         if (wanted && (tab === null || tab.id === locks.tab.id)) {
           watchElsewhere(runId, true);
           return storedProgress(run);

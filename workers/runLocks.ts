@@ -24,7 +24,10 @@ export class RunLockedError extends Error {
   }
 }
 
-type LockMessage = { type: 'who'; runId: string } | { type: 'holder'; runId: string; tab: TabInfo };
+export type LockMessage = { type: 'who'; runId: string } | { type: 'holder'; runId: string; tab: TabInfo };
+
+/** Where 'who holds this run' is asked and answered: by the driving worker between its batches, and by its page at once (ui/shell/tabPresence.ts). */
+export const LOCK_CHANNEL = 'coevo-run-locks';
 
 const lockName = (runId: string) => `coevo-run:${runId}`;
 
@@ -36,13 +39,13 @@ function tabIdOfWorker(): string {
 
 export function createRunLocks(tab: TabInfo = { id: tabIdOfWorker(), openedAt: new Date().toLocaleTimeString() }) {
   const held = new Map<string, () => void>();
-  const channel = new BroadcastChannel('coevo-run-locks');
+  const channel = new BroadcastChannel(LOCK_CHANNEL);
   channel.onmessage = (e: MessageEvent<LockMessage>) => {
     if (e.data.type === 'who' && held.has(e.data.runId)) channel.postMessage({ type: 'holder', runId: e.data.runId, tab } satisfies LockMessage);
   };
 
   function whoHolds(runId: string, waitMs = 500): Promise<TabInfo | null> {
-    const ask = new BroadcastChannel('coevo-run-locks');
+    const ask = new BroadcastChannel(LOCK_CHANNEL);
     return new Promise((resolve) => {
       const timer = setTimeout(() => finish(null), waitMs);
       function finish(t: TabInfo | null) {

@@ -66,6 +66,8 @@ export interface CoevoProgress {
   replayed?: number;
   /** Batches of the phase passed so far (replayed ones included). */
   batches?: number;
+  /** Set when this tab's worker drives the run (holds it), as opposed to showing it from the store. */
+  drivenHere?: boolean;
   /** Set when another tab drives the run and this one only watches it (the driver's tab id and when it opened). */
   drivenElsewhere?: { tab: string; openedAt: string };
   /** Set when the tab that drove the run has gone: this tab may take it over. */

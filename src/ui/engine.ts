@@ -17,7 +17,7 @@ export function getEngine(): Comlink.Remote<EngineApi> {
  * the worker's name: a reloaded page then knows a run lock still held by its
  * previous worker for its own (workers/runLocks.ts).
  */
-function tabId(): string {
+export function tabId(): string {
   try {
     let id = sessionStorage.getItem('coevo-tab');
     if (!id) sessionStorage.setItem('coevo-tab', (id = crypto.randomUUID().slice(0, 4)));
