@@ -173,6 +173,12 @@ export function createCoevoHost(deps: HostDeps) {
     };
   }
 
+  /** A run another tab drives, as its record says until that tab's progress comes: a 'running' record is running there. */
+  function drivenThere(run: RunRecord): CoevoProgress {
+    const p = storedProgress(run);
+    return run.status === 'running' ? { ...p, state: 'running' } : p;
+  }
+
   return {
     tab: locks.tab,
     onProgress(l: (p: CoevoProgress) => void): () => void {
@@ -273,7 +279,7 @@ export function createCoevoHost(deps: HostDeps) {
           return storedProgress(run);
         }
         watchElsewhere(runId);
-        return { ...storedProgress(run), drivenElsewhere: { tab: tab?.id ?? 'unknown', openedAt: tab?.openedAt ?? 'unknown' } };
+        return { ...drivenThere(run), drivenElsewhere: { tab: tab?.id ?? 'unknown', openedAt: tab?.openedAt ?? 'unknown' } };
       }
       if (!wanted) return storedProgress(run);
       try {
@@ -284,7 +290,7 @@ export function createCoevoHost(deps: HostDeps) {
         if (!(e instanceof RunLockedError)) throw e;
         // Another tab took it up between the check and now, or this tab's worker before a reload has not let go yet.
         watchElsewhere(runId, e.holder === null || e.holder.id === locks.tab.id);
-        return { ...storedProgress(run), drivenElsewhere: { tab: e.holder?.id ?? 'unknown', openedAt: e.holder?.openedAt ?? 'unknown' } };
+        return { ...drivenThere(run), drivenElsewhere: { tab: e.holder?.id ?? 'unknown', openedAt: e.holder?.openedAt ?? 'unknown' } };
       }
     },
 
