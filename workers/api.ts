@@ -102,6 +102,8 @@ export type { GroundOnceResult, AgentStepResult, TakenStep };
 
 export interface EngineApi {
   probeWebGpu(): Promise<WebGpuProbe>;
+  /** Destroys the WebGPU device in use, as a lost GPU would be (the fault tests); false when WebGPU is not in use. */
+  simulateDeviceLoss(): Promise<boolean>;
   /** Selects and initialises a tfjs backend; throws with a clear message when it cannot. */
   useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo>;
   /** Trains the tiny regressor, stores the run and its loss curve, streams losses to onLosses. */
@@ -114,6 +116,8 @@ export interface EngineApi {
   /** Drives a run; a stored run is resumed at its last committed phase (throws if another tab drives it). */
   controlCoevo(runId: string, action: CoevoControl): Promise<CoevoProgress>;
   coevoStatus(runId: string): Promise<CoevoProgress>;
+  /** A run as this tab shows it; a run a reload cut off while it ran is taken up and run on (see coevoHost.open). */
+  openCoevo(runId: string): Promise<CoevoProgress>;
   coevoReport(runId: string): Promise<CoevoReport>;
   /** Progress of every run this worker drives, as it happens. */
   watchCoevo(listener: (p: CoevoProgress) => void): Promise<void>;

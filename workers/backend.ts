@@ -52,6 +52,28 @@ export function deviceFault(): string | null {
   return gpuFault;
 }
 
+/*
+ * A GPU device can be lost (driver reset, GPU process crash, the browser
+ * reclaiming it): every kernel after that does nothing and every read-back
+ * fails. The engine is told, so that it can go on without the GPU.
+ */
+const lostListeners = new Set<(reason: string) => void>();
+
+/** Calls `listener` once the WebGPU device in use is lost, with why. */
+export function onDeviceLost(listener: (reason: string) => void): () => void {
+  lostListeners.add(listener);
+  return () => lostListeners.delete(listener);
+}
+
+/** Destroys the WebGPU device in use, as a lost GPU would be (for the fault tests); false when WebGPU is not in use. */
+export function simulateDeviceLoss(): boolean {
+  if (tf.getBackend() !== 'webgpu') return false;
+  const device = (tf.backend() as unknown as { device?: GPUDevice }).device;
+  if (!device) return false;
+  device.destroy();
+  return true;
+}
+
 export async function useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo> {
   if (name === 'webgpu') {
     const probe = await probeWebGpu();
@@ -64,8 +86,15 @@ export async function useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo> {
     device?.addEventListener('uncapturederror', (e) => {
       gpuFault ??= (e as GPUUncapturedErrorEvent).error.message.split('\n')[0] || 'unknown GPU error';
     });
+    void device?.lost.then((info) => {
+      const reason = `the GPU device was lost (${info.reason}${info.message ? `: ${info.message}` : ''})`;
+      gpuFault ??= reason;
+      for (const l of lostListeners) l(reason);
+    });
     return { backend: 'webgpu', adapter: probe.adapter };
   }
+  // Whatever the GPU reported concerns the GPU only; nothing runs there any more.
+  gpuFault = null;
   const wasm = await import('@tensorflow/tfjs-backend-wasm');
   // The threaded build's pthread workers fail to start once bundled ("e is not
   // defined" inside the inlined worker script), so stay on the SIMD build.

@@ -24,6 +24,10 @@ interface Backends {
   screenImages(): Promise<ScreenRenderer>;
   /** The first error the GPU reported (its kernels then compute garbage), or null. */
   deviceFault(): string | null;
+  /** Calls the listener once the WebGPU device in use is lost (absent where there is no GPU to lose). */
+  onDeviceLost?(listener: (reason: string) => void): () => void;
+  /** Destroys the WebGPU device in use, as a lost GPU would be; false when WebGPU is not in use. */
+  simulateDeviceLoss?(): boolean;
 }
 
 export function createEngine(backends: Backends): EngineApi {
@@ -35,8 +39,17 @@ export function createEngine(backends: Backends): EngineApi {
   const inspect = createInspectHost({ store: openStore, paint: () => backends.paint(), device: () => device });
   const bench = createBenchHost({ paint: () => backends.paint(), device: () => device, coevo, deviceFault: () => backends.deviceFault() });
 
+  // A lost GPU does not come back in this worker; the runs go on on WASM (the same numbers, DESIGN.md), from their last save.
+  backends.onDeviceLost?.((reason) => {
+    void coevo.goOnWithout(reason, async () => {
+      device = await backends.useBackend('wasm');
+      return 'the CPU (WASM)';
+    });
+  });
+
   return {
     probeWebGpu: () => backends.probeWebGpu(),
+    simulateDeviceLoss: async () => backends.simulateDeviceLoss?.() ?? false,
 
     async useBackend(name) {
       device = await backends.useBackend(name);
@@ -52,6 +65,7 @@ export function createEngine(backends: Backends): EngineApi {
     startCoevo: (o) => coevo.start(o),
     controlCoevo: (runId, action) => coevo.control(runId, action),
     coevoStatus: (runId) => coevo.status(runId),
+    openCoevo: (runId) => coevo.open(runId),
     coevoReport: (runId) => coevo.report(runId),
     async watchCoevo(listener) {
       coevo.onProgress((p) => void listener(p));

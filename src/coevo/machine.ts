@@ -49,6 +49,8 @@ export type MachineState = 'idle' | 'running' | 'paused' | 'done' | 'failed';
 /** A phase awaits batch() before each of its batches; it blocks while the machine is paused. */
 export interface BatchGate {
   batch(): Promise<void>;
+  /** Whether the next batch() will block (a pause was asked for): the moment to save the phase's progress. */
+  willPause?(): boolean;
 }
 
 export type RunPhase = (cursor: PhaseCursor, gate: BatchGate, signal: AbortSignal) => Promise<void>;
@@ -253,6 +255,7 @@ export class PhaseMachine {
         }
         this.batches++;
       },
+      willPause: () => this.pauseAtBatch && this.credits === 0,
     };
   }
 

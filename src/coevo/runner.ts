@@ -7,8 +7,10 @@
  * Nothing a phase produces reaches the run state before its commit: a phase
  * returns its samples, checkpoints, metric points and new model, the commit
  * hook writes them (Store.commitPhase), and only then does the run state
- * take the model and samples. A reload mid-phase therefore loses only that
- * phase, which reruns from scratch with the same seeded draws.
+ * take the model and samples. In between, the phase's journal saves its
+ * progress before its batches (Store.putProgress), so a reload mid-phase
+ * resumes it at the last save (phaseJournal.ts) and ends with what an
+ * uninterrupted run ends with.
  *
  * The run record's config field holds scalars only, so the whole config is
  * kept as JSON under config.json (configOfRun reads it back), beside a flat
@@ -24,6 +26,7 @@ import { RunState } from './runState';
 import { phaseRandom, type BaseLoader, type PhaseOutput, type PhaseProgress } from './phases/context';
 import { PHASE_RUNS } from './phases/index';
 import { disposeParams } from '../models/params';
+import { PhaseJournal, type JournalSnapshot } from './phaseJournal';
 
 export type { Paint } from '../learn/stepCheck';
 
@@ -35,6 +38,10 @@ export interface RunnerDeps {
   base?: BaseLoader;
   /** The first error the GPU reported, if any: a phase that ran after one is not committed. */
   deviceFault?: () => string | null;
+  /** A phase saves its progress at most this often (ms; default 0) ... */
+  saveEveryMs?: number;
+  /** ... and at most once per this many times the last save's duration (default SAVE_COST_RATIO; 0: before every batch). */
+  saveCostRatio?: number;
 }
 
 export interface CoevoProgress {
@@ -55,6 +62,18 @@ export interface CoevoProgress {
   loss?: number;
   reward?: number;
   error?: string;
+  /** Batches of the phase restored from its last mid-phase save after a reload (absent or 0: it started afresh). */
+  replayed?: number;
+  /** Batches of the phase passed so far (replayed ones included). */
+  batches?: number;
+  /** Set when this tab's worker drives the run (holds it), as opposed to showing it from the store. */
+  drivenHere?: boolean;
+  /** Set when another tab drives the run and this one only watches it (the driver's tab id and when it opened). */
+  drivenElsewhere?: { tab: string; openedAt: string };
+  /** Set when the tab that drove the run has gone: this tab may take it over. */
+  driverGone?: boolean;
+  /** Something the engine did to the run that a person should know (it went on without a lost GPU, say). */
+  notice?: string;
 }
 
 const BACKENDS: readonly BackendName[] = ['webgpu', 'wasm', 'cpu'];
@@ -101,6 +120,14 @@ function checkRunnable(config: CoevoConfig, deps: RunnerDeps, from: PhaseCursor 
   }
 }
 
+/** Why a phase's results (or progress) after a GPU error were not kept, and what a person can do. */
+function deviceFaultError(cursor: PhaseCursor, fault: string): Error {
+  return new Error(
+    `The GPU reported an error while ${cursor.phase} (iteration ${cursor.iteration}) ran, so its results cannot be trusted and were not kept: ${fault}. ` +
+      'The run stays at its last save; reload the page, or continue on the CPU fallback (?backend=wasm).',
+  );
+}
+
 interface Pending {
   cursor: PhaseCursor;
   output: PhaseOutput;
@@ -130,6 +157,10 @@ export class CoevoRunner {
   private unloading = false;
   /** The latest write of the run's status, awaited before run() and the step methods resolve. */
   private statusWrite: Promise<void> = Promise.resolve();
+  /** The journal of the phase running (its batch count goes into the progress). */
+  private journal: PhaseJournal | null = null;
+  /** The run record's status as last written, so that a pause or a resume is written once. */
+  private recordStatus: RunRecord['status'] = 'running';
 
   private constructor(deps: RunnerDeps, config: CoevoConfig, runId: string, state: RunState, start: PhaseCursor | null) {
     this.deps = deps;
@@ -158,8 +189,8 @@ export class CoevoRunner {
     };
   }
 
-  /** Validates the config, stores a new run at its first phase, and returns its (idle) runner. */
-  static async create(deps: RunnerDeps, config: CoevoConfig, name?: string): Promise<CoevoRunner> {
+  /** Validates the config, stores a new run at its first phase (status 'paused' when it is to wait for a person), and returns its (idle) runner. */
+  static async create(deps: RunnerDeps, config: CoevoConfig, name?: string, paused = false): Promise<CoevoRunner> {
     const cfg = validateConfig(config);
     const first = phasePlan(cfg)[0];
     checkRunnable(cfg, deps, first);
@@ -168,21 +199,24 @@ export class CoevoRunner {
       kind: 'coevo',
       name: name ?? `Co-evolution, ${cfg.preset}, K = ${cfg.iterations}, seed ${cfg.seed}`,
       createdAt: Date.now(),
-      status: 'running',
+      status: paused ? 'paused' : 'running',
       backend: backendName(deps.device.backend),
       seed: cfg.seed,
       config: configRecord(cfg),
       cursor: first,
     };
     await deps.store.putRun(run);
-    return new CoevoRunner(deps, cfg, run.id, new RunState(cfg), first);
+    const runner = new CoevoRunner(deps, cfg, run.id, new RunState(cfg), first);
+    runner.recordStatus = run.status;
+    return runner;
   }
 
   /**
    * The runner of a stored run, at the phase after the last committed one:
    * the latest committed checkpoints become its models, the stored samples
-   * its datasets. A run that had failed or been stopped is marked running
-   * again; a finished one comes back done.
+   * its datasets; the phase it was in continues from its last mid-phase
+   * save. A run that had failed or been stopped is marked running again; a
+   * finished one comes back done.
    */
   static async resume(deps: RunnerDeps, runId: string): Promise<CoevoRunner> {
     const run = await deps.store.getRun(runId);
@@ -201,11 +235,18 @@ export class CoevoRunner {
         throw e;
       }
     }
-    return new CoevoRunner(deps, cfg, runId, state, start);
+    const runner = new CoevoRunner(deps, cfg, runId, state, start);
+    runner.recordStatus = run.status === 'failed' ? 'running' : run.status;
+    return runner;
   }
 
   progress(): CoevoProgress {
     return { ...this.snapshot };
+  }
+
+  /** Resolves once the run record says what progress() says (running, paused or failed): a reload then does what the page showed. */
+  async statusStored(): Promise<void> {
+    await this.statusWrite;
   }
 
   onProgress(listener: (p: CoevoProgress) => void): () => void {
@@ -302,13 +343,36 @@ export class CoevoRunner {
       etaMs: done > 0 ? (active / done) * (p.total - done) : null,
       loss: p.loss ?? this.snapshot.loss,
       reward: p.reward ?? this.snapshot.reward,
+      batches: this.journal?.batches,
     };
     this.emit();
+  }
+
+  /**
+   * Writes 'paused' or 'running' to the run record when the machine moves
+   * between them, so the record always tells whether the run waits for a
+   * person (a reload leaves it waiting) or is to be driven on (a reload
+   * continues it). Writes go one after another; a failed one is retried by
+   * the next change.
+   */
+  private markStatus(status: 'running' | 'paused'): void {
+    if (this.unloading || this.recordStatus === status) return;
+    this.recordStatus = status;
+    this.statusWrite = this.statusWrite
+      .then(() => this.deps.store.updateRun(this.runId, { status }))
+      .then(
+        () => undefined,
+        () => {
+          this.recordStatus = status === 'paused' ? 'running' : 'paused';
+        },
+      );
   }
 
   private onEvent(e: MachineEvent): void {
     const now = performance.now();
     const state = this.machine.state;
+    if (e.type === 'paused') this.markStatus('paused');
+    else if (e.type === 'resumed' || (e.type === 'phase-start' && state === 'running')) this.markStatus('running');
     switch (e.type) {
       case 'phase-start':
         this.phaseStartedAt = Date.now();
@@ -339,8 +403,9 @@ export class CoevoRunner {
           if (this.pending) freeOutput(this.pending.output);
           this.pending = null;
           // Best effort: the run stays resumable whether or not this write lands.
-          this.statusWrite = this.deps.store
-            .updateRun(this.runId, { status: 'failed', error: e.error.message, finishedAt: Date.now() })
+          this.recordStatus = 'failed';
+          this.statusWrite = this.statusWrite
+            .then(() => this.deps.store.updateRun(this.runId, { status: 'failed', error: e.error.message, finishedAt: Date.now() }))
             .then(() => undefined, () => undefined);
         }
         break;
@@ -348,7 +413,36 @@ export class CoevoRunner {
     if (!this.unloading) this.emit();
   }
 
+  /** The journal of a phase about to run: continuing its saved progress, if the store holds some for it. */
+  private async journalFor(cursor: PhaseCursor, gate: BatchGate): Promise<{ journal: PhaseJournal; startedAt: number; activeMs: number }> {
+    const saved = await this.deps.store.getProgress(this.runId);
+    const resume = saved && sameCursor(saved, cursor) ? saved : null;
+    const startedAt = resume?.startedAt ?? this.phaseStartedAt;
+    const before = resume?.activeMs ?? 0;
+    const save = async (s: JournalSnapshot) => {
+      const fault = this.deps.deviceFault?.() ?? null;
+      // A save after a GPU error would make the error's results the point a reload continues from.
+      if (fault) throw deviceFaultError(cursor, fault);
+      await this.deps.store.putProgress({ runId: this.runId, iteration: cursor.iteration, phase: cursor.phase, ...s, startedAt, activeMs: before + this.activeMs(), savedAt: Date.now() });
+    };
+    const options = { gate, save, saveEveryMs: this.deps.saveEveryMs, saveCostRatio: this.deps.saveCostRatio };
+    let journal: PhaseJournal;
+    try {
+      journal = new PhaseJournal({ ...options, resume });
+    } catch {
+      // A damaged save is no worse than none: the phase starts over, as it did before saves existed.
+      journal = new PhaseJournal(options);
+    }
+    this.journal = journal;
+    if (journal.replayed > 0) {
+      this.snapshot = { ...this.snapshot, replayed: journal.replayed };
+      this.emit();
+    }
+    return { journal, startedAt, activeMs: before };
+  }
+
   private async runPhase(cursor: PhaseCursor, gate: BatchGate, signal: AbortSignal): Promise<void> {
+    const { journal, startedAt, activeMs } = await this.journalFor(cursor, gate);
     const output = await PHASE_RUNS[cursor.phase]({
       runId: this.runId,
       config: this.config,
@@ -357,7 +451,7 @@ export class CoevoRunner {
       state: this.state,
       paint: this.deps.paint,
       rng: phaseRandom(this.config.seed, cursor.iteration, cursor.phase),
-      gate,
+      journal,
       signal,
       report: (p) => this.onPhaseProgress(p),
       base: this.deps.base,
@@ -366,7 +460,7 @@ export class CoevoRunner {
       freeOutput(output);
       return;
     }
-    this.pending = { cursor, output, startedAt: this.phaseStartedAt, activeMs: this.activeMs() };
+    this.pending = { cursor, output, startedAt, activeMs: activeMs + this.activeMs() };
   }
 
   private async commit(finished: PhaseCursor, next: PhaseCursor | null): Promise<void> {
@@ -377,11 +471,10 @@ export class CoevoRunner {
     const fault = this.deps.deviceFault?.() ?? null;
     if (fault) {
       freeOutput(output);
-      throw new Error(
-        `The GPU reported an error while ${finished.phase} (iteration ${finished.iteration}) ran, so its results cannot be trusted and were not kept: ${fault}. ` +
-          'The run stays at its last finished phase; reload the page, or continue on the CPU fallback (?backend=wasm).',
-      );
+      throw deviceFaultError(finished, fault);
     }
+    // A status write still in flight must not land after (and over) this commit's.
+    await this.statusWrite;
     const finishedAt = Date.now();
     const phase: PhaseRecord = {
       runId: this.runId,
@@ -405,6 +498,7 @@ export class CoevoRunner {
       freeOutput(output);
       throw e;
     }
+    this.recordStatus = next ? 'running' : 'done';
     this.state.install(finished.iteration, { samples: output.samples, metrics: output.metrics, planner: output.planner, grounder: output.grounder });
   }
 }

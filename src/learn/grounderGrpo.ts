@@ -57,6 +57,10 @@ export interface GrounderGrpo {
   step(batch: GrounderBatch): Promise<GrounderGrpoStep>;
   /** The frozen reference the KL is measured against. */
   readonly reference: ParamMap;
+  /** The reference when the trainer copied it (null when one was passed in): its weights are state a mid-phase save keeps. */
+  readonly copiedReference: Params | null;
+  /** Its Adam, in the open so that a phase can save and restore its state mid-phase (coevo/phaseJournal.ts). */
+  readonly optimizer: tf.Optimizer;
   /** Frees the optimizer and a reference the trainer cloned; the trained parameters stay the caller's. */
   dispose(): void;
 }
@@ -145,6 +149,8 @@ export function makeGrounderGrpo(params: Params, cfg: GrounderConfig, opts: Grou
   return {
     step,
     reference,
+    copiedReference: ownedReference,
+    optimizer,
     dispose: () => {
       optimizer.dispose();
       if (ownedReference) disposeParams(ownedReference);

@@ -129,6 +129,8 @@ export interface GrounderSftStep {
 export interface GrounderSft {
   /** One update; reads back once (twice with the attention filter, whose verdicts come first). */
   step(batch: GrounderBatch): Promise<GrounderSftStep>;
+  /** Its Adam, in the open so that a phase can save and restore its state mid-phase (coevo/phaseJournal.ts). */
+  readonly optimizer: tf.Optimizer;
   /** Frees the optimizer's state; the parameters (and adapters) stay the caller's. */
   dispose(): void;
 }
@@ -193,5 +195,5 @@ export function makeGrounderSft(params: Params, cfg: GrounderConfig, opts: Groun
     return { loss, cellLoss, offsetLoss, kept, filter };
   }
 
-  return { step, dispose: () => optimizer.dispose() };
+  return { step, optimizer, dispose: () => optimizer.dispose() };
 }

@@ -84,6 +84,8 @@ export interface PlannerGrpoStep {
 export interface PlannerGrpo {
   step(states: readonly PlannerState[]): Promise<PlannerGrpoStep>;
   readonly trainable: number;
+  /** Its Adam, in the open so that a phase can save and restore its state mid-phase (coevo/phaseJournal.ts). */
+  readonly optimizer: tf.Optimizer;
   /** Frees the optimizer and the reference copy it made (not `params`, not a reference passed in). */
   dispose(): void;
 }
@@ -101,6 +103,7 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
   const c = cfg.completionLength;
 
   return {
+    optimizer: opt,
     trainable: vars.reduce((n, v) => n + v.size, 0),
     async step(states) {
       const b = states.length;

@@ -48,6 +48,17 @@ export class Random {
     return out;
   }
 
+  /** The stream's whole state, so that a resumed phase can continue it exactly (coevo/phaseJournal.ts). */
+  saveState(): number {
+    return this.s;
+  }
+
+  /** Puts back a state saveState returned: the next draws are the ones that followed it. */
+  loadState(state: number): void {
+    if (!Number.isInteger(state) || state < 0 || state > 0xffffffff) throw new RangeError(`Random.loadState: a state is a 32-bit unsigned integer; got ${state}`);
+    this.s = state;
+  }
+
   /** A child stream for a named purpose, so adding draws in one place does not shift another. */
   fork(label: string | number): Random {
     return new Random(hash32(this.int(0, 0x7fffffff) ^ hashString(String(label))));

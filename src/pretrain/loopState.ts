@@ -14,8 +14,11 @@
  */
 import type { TensorData } from '../models/checkpoint';
 import type { Params } from '../models/params';
-import * as tf from '../models/tf';
+import type * as tf from '../models/tf';
+import { copyWeights } from '../models/weightsCopy';
 import { saveOptimizer, type OptimizerState } from '../models/optimizerState';
+
+export { restoreWeights } from '../models/weightsCopy';
 
 export interface LoopState<R> {
   /** Steps done (of this loop; the next step to train is this one, counted from 0). */
@@ -52,21 +55,7 @@ export function isCheckpointStep(done: number, steps: number, every: number): bo
 
 /** The state after `step` steps: a copy of the weights and of the optimizer's state. */
 export async function captureLoop<R>(params: Params, opt: tf.Optimizer | null, step: number, record: R): Promise<LoopState<R>> {
-  const weights: Record<string, TensorData> = {};
-  for (const name of Object.keys(params).sort()) weights[name] = { shape: [...params[name].shape], data: new Float32Array((await params[name].data()) as Float32Array) };
-  return { step, weights, optimizer: opt ? await saveOptimizer(opt, params) : null, record };
-}
-
-/** Puts saved weights back into `params` (same names and shapes, or it throws and changes nothing). */
-export function restoreWeights(params: Params, weights: Record<string, TensorData>): void {
-  const names = Object.keys(params).sort();
-  const saved = Object.keys(weights).sort();
-  if (names.join('\n') !== saved.join('\n')) throw new Error(`restoreWeights: the checkpoint's weights (${saved.length}) are not this model's parameters (${names.length}).`);
-  for (const n of names) {
-    const w = weights[n];
-    if (w.shape.join(',') !== params[n].shape.join(',') || w.data.length !== params[n].size) throw new Error(`restoreWeights: ${n} is [${w.shape}] in the checkpoint and [${params[n].shape}] in the model.`);
-  }
-  for (const n of names) tf.tidy(() => params[n].assign(tf.tensor(weights[n].data, params[n].shape, 'float32')));
+  return { step, weights: await copyWeights(params), optimizer: opt ? await saveOptimizer(opt, params) : null, record };
 }
 
 /** Whether a resumed loop at `first` of `steps` must replay its streams (not when nothing is left to train). */

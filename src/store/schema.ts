@@ -6,12 +6,15 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { GroupRecord } from '../coevo/groupRecords';
 import type { PhaseCursor, PhaseName, StepSample } from '../coevo/records';
+import type { TensorData } from '../models/checkpoint';
+import type { OptimizerState } from '../models/optimizerState';
 
 export const DB_NAME = 'coevo';
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 export type RunKind = 'tiny-regression' | 'coevo';
-export type RunStatus = 'running' | 'done' | 'failed';
+/** running: to be driven on (by the tab that drives it, or the next one that opens it); paused: waits for a person. */
+export type RunStatus = 'running' | 'paused' | 'done' | 'failed';
 export type BackendName = 'webgpu' | 'wasm' | 'cpu';
 
 export interface RunRecord {
@@ -100,6 +103,31 @@ export interface CheckpointRecord {
   weights: ArrayBuffer; // safetensors bytes
 }
 
+/**
+ * The phase in progress of a run, as its last mid-phase save left it
+ * (coevo/phaseJournal.ts): a reload continues the phase from here. One per
+ * run, replaced by each save and deleted by the transaction that commits
+ * the finished phase.
+ */
+export interface ProgressRecord {
+  runId: string;
+  iteration: number;
+  phase: PhaseName;
+  /** Batches of the phase done when it was saved: the next one to run has this index. */
+  batches: number;
+  /** What each of those batches returned (structured clones), in order. */
+  results: unknown[];
+  /** After each of those batches, the states of the phase's random streams, in the order the phase made them. */
+  randoms: number[][];
+  /** The weights the phase was training (and any copies it trained against), by name; empty when it trains none. */
+  tensors: Record<string, TensorData>;
+  optimizer: OptimizerState | null;
+  /** When the phase first started, and how long it had run (paused time not counted), for its record. */
+  startedAt: number;
+  activeMs: number;
+  savedAt: number;
+}
+
 export interface CoevoDB extends DBSchema {
   runs: { key: string; value: RunRecord; indexes: { byCreated: number } };
   metrics: { key: [string, string]; value: MetricRecord; indexes: { byRun: string } };
@@ -110,6 +138,7 @@ export interface CoevoDB extends DBSchema {
   phases: { key: [string, number]; value: PhaseRecord; indexes: { byRun: string } };
   /** GRPO groups kept for the inspector, keyed [runId, iteration, batch, group] so one batch is one key range. */
   groups: { key: [string, number, number, number]; value: GroupRecord };
+  progress: { key: string; value: ProgressRecord };
 }
 
 /** Version 1, as the first release wrote it: loss curves lived inside the run record. */
@@ -156,5 +185,9 @@ export const MIGRATIONS: ReadonlyArray<(db: IDBPDatabase<CoevoDB>, tx: UpgradeTx
   // 3 → 4: planner GRPO groups for the inspector (older runs simply have none).
   (db) => {
     db.createObjectStore('groups', { keyPath: ['runId', 'iteration', 'batch', 'group'] });
+  },
+  // 4 → 5: the phase in progress, saved every few batches so a reload resumes it (older runs resume at their last phase).
+  (db) => {
+    db.createObjectStore('progress', { keyPath: 'runId' });
   },
 ];

@@ -13,6 +13,7 @@ import {
   type CoevoDB,
   type MetricRecord,
   type PhaseRecord,
+  type ProgressRecord,
   type RunRecord,
   type SampleRecord,
   type ScreenRecord,
@@ -76,7 +77,7 @@ export interface SampleCounts {
 type AnyTx = IDBPTransaction<CoevoDB, StoreNames<CoevoDB>[], 'readwrite'>;
 
 /** Stores whose records belong to one run and go when the run is deleted. */
-const PER_RUN = ['metrics', 'trajectories', 'samples', 'checkpoints', 'phases', 'groups'] as const;
+const PER_RUN = ['metrics', 'trajectories', 'samples', 'checkpoints', 'phases', 'groups', 'progress'] as const;
 
 const QUOTA_MESSAGE =
   "The browser refused to store more data: the disk or this site's storage quota is full. Delete old runs or free disk space; nothing from before this write was lost.";
@@ -151,6 +152,7 @@ export class Store {
       for (let c = await index.openKeyCursor(id); c; c = await c.continue()) await tx.objectStore(name).delete(c.primaryKey);
     }
     await tx.objectStore('groups').delete(groupRange(id));
+    await tx.objectStore('progress').delete(id);
     for (const hash of shown) {
       const users = (await tx.objectStore('samples').index('byScreen').count(hash)) + (await tx.objectStore('trajectories').index('byScreen').count(hash));
       if (users === 0) await tx.objectStore('screens').delete(hash);
@@ -185,7 +187,8 @@ export class Store {
     for (const m of metrics) {
       if (m.steps.length !== m.values.length) throw new StoreError(`Cannot commit ${what}: metric ${m.name} has ${m.steps.length} steps but ${m.values.length} values.`);
     }
-    const names: StoreNames<CoevoDB>[] = ['runs', 'phases'];
+    // The phase's mid-phase save goes in the same transaction: it is either still needed or the phase is whole.
+    const names: StoreNames<CoevoDB>[] = ['runs', 'phases', 'progress'];
     if (samples.length) names.push('samples');
     if (trajectories.length) names.push('trajectories');
     if (screens.length) names.push('screens');
@@ -203,6 +206,7 @@ export class Store {
       const next: RunRecord = { ...run, ...runPatch, id: runId };
       write(tx.objectStore('runs').put(next));
       write(tx.objectStore('phases').put(phase));
+      write(tx.objectStore('progress').delete(runId));
       for (const s of samples) write(tx.objectStore('samples').put(sampleRecord(s)));
       for (const t of trajectories) write(tx.objectStore('trajectories').put(t));
       for (const s of screens) write(tx.objectStore('screens').put(s));
@@ -252,6 +256,30 @@ export class Store {
       for (const g of groups) write(tx.objectStore('groups').add(g));
       for (const s of newScreens) write(screens.add(s));
     });
+  }
+
+  /**
+   * Saves a phase's progress (one record per run, replacing the last), in
+   * one transaction with a check that the run still exists and is at that
+   * phase, so a save that races a delete or the phase's own commit is refused.
+   */
+  async putProgress(progress: ProgressRecord): Promise<void> {
+    const what = `the progress of ${progress.phase} (iteration ${progress.iteration}) of run ${progress.runId}`;
+    const tx = this.db.transaction(['runs', 'progress'], 'readwrite');
+    await inTransaction(tx, `Saving ${what} failed`, async (write) => {
+      const run = await tx.objectStore('runs').get(progress.runId);
+      if (!run) throw new StoreError(`Cannot save ${what}: there is no such run (was it deleted?).`);
+      const at = run.cursor;
+      if (!at || at.iteration !== progress.iteration || at.phase !== progress.phase || run.status === 'done') {
+        throw new StoreError(`Cannot save ${what}: the run is not at that phase (its record says ${at ? `${at.phase} of iteration ${at.iteration}` : 'none'}, ${run.status}).`);
+      }
+      write(tx.objectStore('progress').put(progress));
+    });
+  }
+
+  /** The run's last mid-phase save, if its phase in progress made one. */
+  getProgress(runId: string): Promise<ProgressRecord | undefined> {
+    return this.db.get('progress', runId);
   }
 
   async putCheckpoint(record: CheckpointRecord): Promise<void> {

@@ -14,6 +14,8 @@ import type { CoevoControl, CoevoProgress, CoevoReport, CoevoStartOptions, RunRe
 export interface CoevoAutomation {
   /** The backend and adapter, once the page has chosen them. */
   ready(): Promise<{ backend: string; adapter: string }>;
+  /** Destroys the engine's WebGPU device, as a lost GPU would be (fault tests); false when WebGPU is not in use. */
+  simulateDeviceLoss(): Promise<boolean>;
   stepCheck(options: StepCheckOptions): Promise<StepCheckResult>;
   startCoevo(options: CoevoStartOptions): Promise<{ runId: string }>;
   controlCoevo(runId: string, action: CoevoControl): Promise<CoevoProgress>;
@@ -45,6 +47,7 @@ export function installAutomation(): void {
     async ready() {
       return deviceLabel(await deviceReady);
     },
+    simulateDeviceLoss: () => engine.simulateDeviceLoss(),
     stepCheck: (options) => engine.runStepCheck(options),
     startCoevo: (options) => engine.startCoevo(options),
     controlCoevo: (runId, action) => engine.controlCoevo(runId, action),

@@ -6,10 +6,25 @@ let engine: Comlink.Remote<EngineApi> | null = null;
 
 export function getEngine(): Comlink.Remote<EngineApi> {
   if (!engine) {
-    const worker = new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module', name: 'coevo-engine' });
+    const worker = new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module', name: `coevo-engine:${tabId()}` });
     engine = Comlink.wrap<EngineApi>(worker);
   }
   return engine;
+}
+
+/**
+ * This tab's id, the same across its reloads (sessionStorage is per tab), in
+ * the worker's name: a reloaded page then knows a run lock still held by its
+ * previous worker for its own (workers/runLocks.ts).
+ */
+export function tabId(): string {
+  try {
+    let id = sessionStorage.getItem('coevo-tab');
+    if (!id) sessionStorage.setItem('coevo-tab', (id = crypto.randomUUID().slice(0, 4)));
+    return id;
+  } catch {
+    return crypto.randomUUID().slice(0, 4);
+  }
 }
 
 export { Comlink };

@@ -103,7 +103,7 @@ function typingQuery() {
 describe('gatedAgent', () => {
   it('waits at the gate before each sampled batch, passes the sampling through, and tells cut prompts without waiting', async () => {
     let waits = 0;
-    const gate = { batch: async () => void waits++ };
+    const gate = { batch: <T>(compute: () => Promise<T>) => (waits++, compute()) };
     const seen: Sampling[] = [];
     const agent: Agent = {
       plan: async (qs) => qs.map(() => 'greedy'),

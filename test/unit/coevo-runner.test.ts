@@ -190,8 +190,8 @@ describe('CoevoRunner', () => {
     r.dispose();
     await r.whenDisposed();
     expect(tf.memory().numTensors).toBe(tensors);
-    // Unloading is not a failure.
-    expect((await store.getRun(r.runId))?.status).toBe('running');
+    // Unloading is not a failure; the record says the run waits for a person, as it did.
+    expect((await store.getRun(r.runId))?.status).toBe('paused');
 
     const again = await CoevoRunner.resume(deps(store), r.runId);
     expect(again.config).toEqual(smallConfig());
@@ -200,10 +200,15 @@ describe('CoevoRunner', () => {
     expect(await again.run()).toBe('done');
     expectSaneProgress(after, 8);
     expect(after[0]).toMatchObject({ phase: 'grounder-train', phaseIndex: 6 });
+    // It went on from the save made at the pause: the two batches done were not trained again.
+    expect(after.find((p) => p.replayed !== undefined)?.replayed).toBe(2);
+    expect(await store.getProgress(r.runId)).toBeUndefined();
 
     const ref = reference;
     expect((await store.listPhases(r.runId)).map((p) => p.index).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(await store.countSamples(r.runId)).toEqual(await ref.store.countSamples(ref.runId));
+    const samplesOf = async (s: Store, id: string) => JSON.stringify(await s.getSamples(id)).split(id).join('RUN');
+    expect(await samplesOf(store, r.runId)).toEqual(await samplesOf(ref.store, ref.runId));
     expect(await finalMetrics(store, r.runId)).toEqual(await finalMetrics(ref.store, ref.runId));
     expect(await curves(store, r.runId)).toEqual(await curves(ref.store, ref.runId));
     for (const model of ['planner', 'grounder'] as const) expect(await weights(store, r.runId, model, 1)).toEqual(await weights(ref.store, ref.runId, model, 1));

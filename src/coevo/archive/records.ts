@@ -21,7 +21,7 @@ const keys = <T extends string>(r: Record<T, true>): readonly T[] => Object.keys
 export const PLATFORMS = keys<Platform>({ web: true, mobile: true });
 export const ACTION_TYPES = keys<ActionType>({ CLICK: true, TYPE: true, SELECT: true, SCROLL: true, BACK: true, OPEN_APP: true, DONE: true });
 const RUN_KINDS = keys<RunKind>({ 'tiny-regression': true, coevo: true });
-const RUN_STATUSES = keys<RunStatus>({ running: true, done: true, failed: true });
+const RUN_STATUSES = keys<RunStatus>({ running: true, paused: true, done: true, failed: true });
 const BACKENDS = keys<BackendName>({ webgpu: true, wasm: true, cpu: true });
 const ORIGINS = keys<SampleOrigin>({ seed: true, distilled: true });
 const CURATION_STAGES = keys<CurationNote['stage']>({ verifier: true, 'too-easy': true, misaligned: true, diversity: true });

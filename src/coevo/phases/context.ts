@@ -1,13 +1,16 @@
 /**
  * What every phase gets and gives back. A phase is a function from a
  * PhaseContext to a PhaseOutput: it reads models and data from the run
- * state, awaits gate.batch() before each of its batches (so pause and
- * step-one-batch work inside it), reports progress, and writes nothing: the
- * runner commits its output in one transaction and only then installs its
- * models and samples into the run state.
+ * state, runs each of its batches through ctx.journal.batch (which waits at
+ * the machine's gate, so pause and step-one-batch work inside it, and
+ * records the batch so a reload can resume the phase there), reports
+ * progress, and writes nothing else: the runner commits its output in one
+ * transaction and only then installs its models and samples into the run
+ * state.
  *
  * Its randomness is ctx.rng, forked from the run's seed by iteration and
- * phase, so a phase rerun after a reload draws exactly what it drew before.
+ * phase, so a phase rerun after a reload draws exactly what it drew before;
+ * streams that batches draw from are registered with the journal.
  */
 import type { PresetName } from '../../models/presets';
 import type { Params } from '../../models/params';
@@ -16,7 +19,7 @@ import { Random } from '../../learn/random';
 import type { CheckpointRecord } from '../../store/schema';
 import type { MetricPoints } from '../../store/store';
 import type { CoevoConfig } from '../config';
-import type { BatchGate } from '../machine';
+import type { PhaseJournal } from '../phaseJournal';
 import type { GroupRecord } from '../groupRecords';
 import type { PhaseName, StepSample } from '../records';
 import type { ModelName, RunState } from '../runState';
@@ -40,7 +43,8 @@ export interface PhaseContext {
   state: RunState;
   paint: Paint;
   rng: Random;
-  gate: BatchGate;
+  /** Runs every batch of the phase (see phaseJournal.ts for the rules a phase keeps). */
+  journal: PhaseJournal;
   signal: AbortSignal;
   report(p: PhaseProgress): void;
   base?: BaseLoader;

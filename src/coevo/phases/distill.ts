@@ -32,26 +32,25 @@ export async function distillPhase(ctx: PhaseContext): Promise<PhaseOutput> {
     .filter((s) => s.step.box !== undefined && s.step.targetId !== undefined);
   const planner = state.model('planner', k);
   const grounder = { params: state.model('grounder', k - 1), cfg: state.grounderCfg };
-  const verifiers = gatedPool(verifierPool({ k, grounders: state.grounderGenerations(), tok: state.tok, paint: ctx.paint }), ctx.gate);
+  const verifiers = gatedPool(verifierPool({ k, grounders: state.grounderGenerations(), tok: state.tok, paint: ctx.paint }), ctx.journal);
 
   // Decoding, one gated batch of rows at a time: states whose rows fill DECODE_BATCH.
   const perBatch = Math.max(1, Math.floor(DECODE_BATCH / DISTILL_SAMPLES_PER_STATE));
-  const decodeRng = ctx.rng.fork('decode');
+  const decodeRng = ctx.journal.random(ctx.rng.fork('decode'));
   const sampled: SampledInstruction[] = [];
   const total = states.length * DISTILL_SAMPLES_PER_STATE;
   const progress = (done: number) => ctx.report({ done, total: 2 * total });
   progress(0);
   for (let start = 0; start < states.length; start += perBatch) {
-    await ctx.gate.batch();
     const part = states.slice(start, start + perBatch);
-    const decoded = await decodeStates(planner, state.plannerCfg, state.tok, part, {
+    const decoded = await ctx.journal.batch(() => decodeStates(planner, state.plannerCfg, state.tok, part, {
       temperature: config.temperature,
       rng: decodeRng,
       repeat: DISTILL_SAMPLES_PER_STATE,
       // A short last batch pads only to the next power of two: decoding costs a forward per token per row.
       batchSize: decodeRows(part.length * DISTILL_SAMPLES_PER_STATE, DECODE_BATCH),
       constrained: config.plannerConstraint,
-    });
+    }));
     decoded.forEach((d, i) => sampled.push({ state: part[Math.floor(i / DISTILL_SAMPLES_PER_STATE)], text: d.instruction }));
     progress(sampled.length);
   }

@@ -34,11 +34,11 @@ export async function evaluatePhase(ctx: PhaseContext): Promise<PhaseOutput> {
     batch: EVAL_BATCH,
     constrained: ctx.config.plannerConstraint,
   });
-  const { metrics } = await evaluateAgent(gatedAgent(agent, ctx.gate), state.suites(), {
+  const { metrics } = await evaluateAgent(gatedAgent(agent, ctx.journal), state.suites(), {
     sizes: evaluationSizes(ctx.config.evalSize),
     probe: state.probe(),
     batch: EVAL_BATCH,
-    sampling: { temperature: ctx.config.temperature, rng: ctx.rng.fork('sample') },
+    sampling: { temperature: ctx.config.temperature, rng: ctx.journal.random(ctx.rng.fork('sample')) },
     onProgress: (done, total) => ctx.report({ done, total }),
   });
   return { summary: evaluateSummary(metrics) };

@@ -21,6 +21,7 @@ import type { StepSample } from '../records';
 import { checkpointRecord, type RunState } from '../runState';
 import { mean, SeriesWriter, type PhaseContext, type PhaseOutput } from './context';
 import { batchOrder, startingWeights, trainableCopy, withLora } from './training';
+import { trainedTensors } from '../phaseJournal';
 
 /** Grounder GRPO steps per SFT step, when grounder GRPO is on. */
 export const GROUNDER_GRPO_SHARE = 0.25;
@@ -68,7 +69,9 @@ async function trainGrounder(
   const grpoSteps = config.grounderGrpo ? grounderGrpoSteps(steps) : 0;
   const total = steps + grpoSteps;
   const next = batchOrder(ctx.rng.fork('batches'), examples.length, config.grounderBatch);
-  const batch = () => grounderBatch(state.tok, cfg, next().map((i) => examples[i]), ctx.paint);
+  // The draw is host work, replayed on a resume; the batch's tensors are made inside the journaled batch.
+  const draw = () => next().map((i) => examples[i]);
+  const batch = (picked: GrounderExample[]) => grounderBatch(state.tok, cfg, picked, ctx.paint);
   const losses: number[] = [];
   const keptShares: number[] = [];
   const rewards: number[] = [];
@@ -77,10 +80,11 @@ async function trainGrounder(
   ctx.report({ done: 0, total });
   await withLora(config, ctx.rng.fork('lora'), params, async (lora) => {
     const sft = makeGrounderSft(params, cfg, { lr: config.grounderSftLr, lora, attentionFilter: previous ? { previous } : undefined });
+    ctx.journal.train({ tensors: trainedTensors({ model: params, lora: lora?.adapters }), optimizer: sft.optimizer });
     try {
       for (let step = 0; step < steps; step++) {
-        await ctx.gate.batch();
-        const r = await sft.step(batch());
+        const picked = draw();
+        const r = await ctx.journal.batch(() => sft.step(batch(picked)));
         const share = r.kept / config.grounderBatch;
         keptShares.push(share);
         if (previous) series.push(GROUNDER_SFT_KEPT, share);
@@ -92,12 +96,13 @@ async function trainGrounder(
         ctx.report({ done: step + 1, total, loss: r.kept > 0 ? r.loss : undefined });
       }
     } finally {
+      ctx.journal.train(null);
       sft.dispose();
     }
     if (grpoSteps === 0) return;
     const grpo = makeGrounderGrpo(params, cfg, {
       lr: config.grounderGrpoLr,
-      rng: ctx.rng.fork('grpo'),
+      rng: ctx.journal.random(ctx.rng.fork('grpo')),
       groupSize: config.groupSize,
       sparse: config.pointReward === 'sparse',
       beta: config.grounderBeta,
@@ -105,10 +110,11 @@ async function trainGrounder(
       aggregation: config.aggregation,
       lora,
     });
+    ctx.journal.train({ tensors: trainedTensors({ model: params, lora: lora?.adapters, reference: grpo.copiedReference }), optimizer: grpo.optimizer });
     try {
       for (let step = 0; step < grpoSteps; step++) {
-        await ctx.gate.batch();
-        const r = await grpo.step(batch());
+        const picked = draw();
+        const r = await ctx.journal.batch(() => grpo.step(batch(picked)));
         rewards.push(r.meanReward);
         kls.push(r.kl);
         hits.push(r.hitRate);
@@ -117,6 +123,7 @@ async function trainGrounder(
         ctx.report({ done: steps + step + 1, total, reward: r.meanReward });
       }
     } finally {
+      ctx.journal.train(null);
       grpo.dispose();
     }
   });

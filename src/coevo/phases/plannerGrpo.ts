@@ -21,6 +21,7 @@ import { checkpointRecord } from '../runState';
 import { mean, SeriesWriter, type PhaseContext, type PhaseOutput } from './context';
 import { PLANNER_CLIP_NORM } from '../../learn/plannerSft';
 import { trainableCopy, withLora } from './training';
+import { trainedTensors } from '../phaseJournal';
 
 export const PLANNER_GRPO_REWARD = 'planner-grpo/reward';
 export const PLANNER_GRPO_KL = 'planner-grpo/kl';
@@ -74,7 +75,7 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
       const grpo = makePlannerGrpo(params, cfg, state.tok, {
         lr: config.plannerGrpoLr,
         pool,
-        rng: ctx.rng.fork('sample'),
+        rng: ctx.journal.random(ctx.rng.fork('sample')),
         groupSize: config.groupSize,
         temperature: config.temperature,
         beta: config.beta,
@@ -86,11 +87,11 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
         reference: lora ? undefined : previous,
         constrained: config.plannerConstraint,
       });
+      ctx.journal.train({ tensors: trainedTensors({ model: params, lora: lora?.adapters }), optimizer: grpo.optimizer });
       try {
         for (let step = 0; step < steps; step++) {
-          await ctx.gate.batch();
           const batch = Array.from({ length: config.grpoPrompts }, (_, i) => prompts[(step * config.grpoPrompts + i) % prompts.length]);
-          const r = await grpo.step(batch);
+          const r = await ctx.journal.batch(() => grpo.step(batch));
           if (recorded.has(step)) {
             groupRecords.push(
               ...groupRecordsOfStep(batch, r, { runId: ctx.runId, iteration: k, batch: step, pool: poolMembers, weighting: config.rewardWeighting, groupSize: config.groupSize, count: GROUPS_PER_BATCH }),
@@ -113,6 +114,7 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
           ctx.report({ done: step + 1, total: steps, loss: r.loss, reward: r.meanReward });
         }
       } finally {
+        ctx.journal.train(null);
         grpo.dispose();
       }
     });

@@ -11,6 +11,7 @@ import { plannerSftBatch, type PlannerState } from '../../learn/plannerStates';
 import { checkpointRecord } from '../runState';
 import { mean, SeriesWriter, type PhaseContext, type PhaseOutput } from './context';
 import { batchOrder, startingWeights, withLora } from './training';
+import { trainedTensors } from '../phaseJournal';
 
 export const PLANNER_SFT_LOSS = 'planner-sft/loss';
 
@@ -27,17 +28,19 @@ export async function plannerSftPhase(ctx: PhaseContext): Promise<PhaseOutput> {
     const total = config.plannerSftSteps;
     await withLora(config, ctx.rng.fork('lora'), params, async (lora) => {
       const sft = makePlannerSft(params, cfg, { lr: config.plannerSftLr, clipNorm: PLANNER_CLIP_NORM, lora });
+      ctx.journal.train({ tensors: trainedTensors({ model: params, lora: lora?.adapters }), optimizer: sft.optimizer });
       try {
         const next = batchOrder(ctx.rng.fork('batches'), states.length, config.plannerBatch);
         ctx.report({ done: 0, total });
         for (let step = 0; step < total; step++) {
-          await ctx.gate.batch();
-          const { loss } = await sft.step(plannerSftBatch(state.tok, cfg, next().map((i) => states[i])));
+          const picked = next().map((i) => states[i]);
+          const { loss } = await ctx.journal.batch(() => sft.step(plannerSftBatch(state.tok, cfg, picked)));
           losses.push(loss);
           series.push(PLANNER_SFT_LOSS, loss);
           ctx.report({ done: step + 1, total, loss });
         }
       } finally {
+        ctx.journal.train(null);
         sft.dispose();
       }
     });

@@ -16,14 +16,15 @@ const VERIFY_CHUNK = 64;
 
 export async function seedDataPhase(ctx: PhaseContext): Promise<PhaseOutput> {
   const { config, state } = ctx;
-  await ctx.gate.batch();
+  // An empty first batch, so that a pause or one step stops before any work.
+  await ctx.journal.batch(async () => null);
   const candidates = writeSeedCandidates({ runId: ctx.runId, rng: ctx.rng, tasks: config.seedTasks, errorRate: config.writerErrorRate });
   const verifiers = verifierPool({ k: 0, grounders: state.grounderGenerations(), tok: state.tok, paint: ctx.paint });
   const samples: StepSample[] = [];
   ctx.report({ done: 0, total: candidates.length });
   for (let start = 0; start < candidates.length; start += VERIFY_CHUNK) {
-    await ctx.gate.batch();
-    samples.push(...(await verifySeedCandidates(candidates.slice(start, start + VERIFY_CHUNK), { verifiers })));
+    const chunk = candidates.slice(start, start + VERIFY_CHUNK);
+    samples.push(...(await ctx.journal.batch(() => verifySeedCandidates(chunk, { verifiers }))));
     ctx.report({ done: samples.length, total: candidates.length });
   }
   const kept = samples.filter((s) => s.kept);

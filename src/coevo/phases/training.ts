@@ -14,7 +14,7 @@ import type { PoolGrounder } from '../../learn/plannerGrounderPool';
 import type { Random } from '../../learn/random';
 import type { CoevoConfig } from '../config';
 import type { Agent, PlanQuery, Sampling } from '../evaluateOnline';
-import type { BatchGate } from '../machine';
+import type { BatchRunner } from '../phaseJournal';
 import type { ModelName } from '../runState';
 import type { PhaseContext } from './context';
 import type { Screen } from '../../world/types';
@@ -53,48 +53,29 @@ export async function withLora<T>(config: CoevoConfig, rng: Random, params: Para
   }
 }
 
-/** The same pool members, each waiting at the gate before it grounds a batch. */
-export function gatedPool(pool: readonly PoolGrounder[], gate: BatchGate): PoolGrounder[] {
+/** The same pool members, each grounding a batch as one batch of the phase (waiting at the gate, recorded). */
+export function gatedPool(pool: readonly PoolGrounder[], runner: BatchRunner): PoolGrounder[] {
   return pool.map((g) => ({
     name: g.name,
     prior: g.prior,
-    ground: async (queries) => {
-      await gate.batch();
-      return g.ground(queries);
-    },
+    ground: (queries) => runner.batch(() => g.ground(queries)),
   }));
 }
 
 /**
- * The same agent, waiting at the gate before each batch it plans, samples,
- * grounds or reads; telling which prompts are cut is host work, not a batch.
+ * The same agent, each batch it plans, samples, grounds or reads run as one
+ * batch of the phase; telling which prompts are cut is host work, not a batch.
  */
-export function gatedAgent(agent: Agent, gate: BatchGate): Agent {
+export function gatedAgent(agent: Agent, runner: BatchRunner): Agent {
   const read = agent.read?.bind(agent);
   const sample = agent.sample?.bind(agent);
   const promptCut = agent.promptCut?.bind(agent);
   return {
-    plan: async (queries) => {
-      await gate.batch();
-      return agent.plan(queries);
-    },
-    ...(sample && {
-      sample: async (queries: readonly PlanQuery[], sampling: Sampling) => {
-        await gate.batch();
-        return sample(queries, sampling);
-      },
-    }),
+    plan: (queries) => runner.batch(() => agent.plan(queries)),
+    ...(sample && { sample: (queries: readonly PlanQuery[], sampling: Sampling) => runner.batch(() => sample(queries, sampling)) }),
     ...(promptCut && { promptCut }),
-    ground: async (queries) => {
-      await gate.batch();
-      return agent.ground(queries);
-    },
-    ...(read && {
-      read: async (screens: readonly Screen[]) => {
-        await gate.batch();
-        return read(screens);
-      },
-    }),
+    ground: (queries) => runner.batch(() => agent.ground(queries)),
+    ...(read && { read: (screens: readonly Screen[]) => runner.batch(() => read(screens)) }),
   };
 }
 

@@ -71,13 +71,13 @@ export class Lab {
     this.device = device;
     await this.session.connect();
     if (this.runId) {
-      const p = await this.session.load(this.runId);
+      const p = await this.session.open(this.runId);
       if (!p) this.selectRun(null);
     } else if (this.session.runs.length > 0) {
       // A bare link opens on the newest stored run rather than an empty lab: most visits come back to see a run.
       this.runId = this.session.runs[0].id;
       writeLabUrl({ run: this.runId });
-      await this.session.load(this.runId);
+      await this.session.open(this.runId);
     }
   }
 
@@ -169,7 +169,10 @@ export class Lab {
       id = await this.newRun(action !== 'run');
       if (!id || action === 'run') return;
     }
-    const state = this.session.progress[id]?.state;
+    const shown = this.session.progress[id];
+    // Another tab drives it: only that tab's controls move it (until it closes and this one takes over).
+    if (shown?.drivenElsewhere) return;
+    const state = shown?.state;
     if (state === 'done') return;
     if (action !== 'pause' && action !== 'run' && state === 'running') return; // steps wait for a pause
     await this.session.control(id, action);

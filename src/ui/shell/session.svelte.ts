@@ -4,7 +4,8 @@
  * and the keyboard send. It is the only place the shell calls the engine's
  * co-evolution methods, so every control goes through the same checks.
  */
-import { Comlink, getEngine } from '../engine';
+import { Comlink, getEngine, tabId } from '../engine';
+import { answerForTab } from './tabPresence';
 import { readStorage, requestPersistence } from '../storage/browserStorage';
 import { noRoomMessage, runBytes } from '../storage/storageBudget';
 import type { CoevoControl, CoevoProgress, CoevoStartOptions, RunRecord } from '../../../workers/api';
@@ -31,6 +32,10 @@ export class LabSession {
   async connect(): Promise<void> {
     if (this.watching) return;
     this.watching = true;
+    answerForTab({ id: tabId(), openedAt: new Date().toLocaleTimeString() }, (runId) => {
+      const p = this.progress[runId];
+      return p?.drivenHere === true && p.state !== 'done' && p.state !== 'failed';
+    });
     await getEngine().watchCoevo(Comlink.proxy((p: CoevoProgress) => this.onProgress(p)));
     await this.refresh();
   }
@@ -57,6 +62,18 @@ export class LabSession {
       const p = await getEngine().coevoStatus(runId);
       // The stream may have sent something newer meanwhile.
       if (!this.progress[runId] || this.progress[runId].state === p.state) this.progress[runId] = p;
+      return this.progress[runId];
+    } catch (e) {
+      this.error = message(e);
+      return null;
+    }
+  }
+
+  /** Like load, for the run a page opens on: a run a reload cut off while it ran is taken up here and runs on. */
+  async open(runId: string): Promise<CoevoProgress | null> {
+    try {
+      const p = await getEngine().openCoevo(runId);
+      if (!this.progress[runId] || this.progress[runId].state === p.state || p.state === 'running') this.progress[runId] = p;
       return this.progress[runId];
     } catch (e) {
       this.error = message(e);
