@@ -13,6 +13,7 @@ export const REGENERATE = 'npm run example';
 
 /** The manifest for `zip`, or an Error that says why this zip cannot be the example. */
 export function exampleProvenance(zip: Uint8Array, commit: string, note?: string): ExampleProvenance {
+  if (!/^[0-9a-f]{7,40}$/.test(commit)) throw new Error(`"${commit}" is not a git commit id.`);
   const { run, phases, checkpoints, samples } = readArchive(zip);
   const r = EXAMPLE_RECIPE;
   const wanted: Record<string, string | number> = { preset: r.preset, seed: r.seed, iterations: r.iterations };
@@ -26,7 +27,6 @@ export function exampleProvenance(zip: Uint8Array, commit: string, note?: string
   if (run.status !== 'done' || run.finishedAt === undefined) throw new Error(`this run is ${run.status}, not finished; the example must be a finished run.`);
   if (run.backend !== r.backend) throw new Error(`this run trained on ${run.backend}, but the example recipe says --backend ${r.backend}.`);
   if (phases.length === 0 || checkpoints.length === 0 || samples.length === 0) throw new Error('this run has no phases, checkpoints or samples; the example must show every view.');
-  if (!/^[0-9a-f]{7,40}$/.test(commit)) throw new Error(`"${commit}" is not a git commit id.`);
   return {
     file: EXAMPLE_ARCHIVE,
     bytes: zip.length,
