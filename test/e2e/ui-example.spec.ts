@@ -48,7 +48,7 @@ test('a fresh profile on ?demo=1 shows the example run at once, every view with 
   // A finished run's tour starts on its charts.
   await expect(demo).toHaveAttribute('data-scene-view', 'metrics');
   const suiteChart = page.locator('[data-testid^="suite-chart-"] canvas').first();
-  await expect(suiteChart).toBeVisible({ timeout: WITHIN - (Date.now() - t0) });
+  await expect(suiteChart).toBeVisible({ timeout: Math.max(1, WITHIN - (Date.now() - t0)) });
   await expect(page.getByTestId('view-metrics')).toHaveAttribute('data-ready', 'true');
   const chartsMs = Date.now() - t0;
   console.log(`?demo=1 on a fresh profile: the example's charts after ${chartsMs} ms`);
@@ -74,7 +74,9 @@ test('a fresh profile on ?demo=1 shows the example run at once, every view with 
   });
   times.grounder = await timeView(page, 'grounder', async () => {
     await expect(page.getByTestId('view-grounder')).toHaveAttribute('data-ready', 'true', { timeout: WITHIN });
-    await expect.poll(() => heatPixels(page.getByTestId('grounded-screen')), { timeout: WITHIN }).toBeGreaterThan(50);
+    // A trained grounder's map is sharp: a few dozen cells carry all the heat.
+    await expect.poll(() => heatPixels(page.getByTestId('grounded-screen')), { timeout: WITHIN }).toBeGreaterThan(0);
+    await expect(page.getByTestId('grounded-screen').getByTestId('greedy-point')).toHaveCount(1);
   });
   times.data = await timeView(page, 'data', async () => {
     await expect(page.getByTestId('view-data')).toHaveAttribute('data-ready', 'true', { timeout: WITHIN });

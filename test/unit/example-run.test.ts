@@ -55,7 +55,7 @@ describe('the shipped example run', () => {
     const wanted = [];
     for (let k = 0; k <= EXAMPLE_RECIPE.iterations; k++) wanted.push(checkpointId(run.id, 'planner', k), checkpointId(run.id, 'grounder', k));
     expect(ids).toEqual(wanted.sort());
-    expect(bundle.groups.length).toBeGreaterThan(0);
+    expect(bundle.groups?.length).toBeGreaterThan(0);
     expect(new Set(bundle.samples.map((s) => s.iteration))).toEqual(new Set([0, 1]));
     expect(bundle.metrics.length).toBeGreaterThan(0);
   });

@@ -5,6 +5,7 @@
  */
 import { LabSession } from './session.svelte';
 import { ExampleRun } from '../example/exampleRun.svelte';
+import { listCoevoRuns } from '../runData';
 import { labSearch, parseLabUrl, stringFromUrl, writeLabUrl, type PresetChoice, type StartChoice, type ViewName } from '../url';
 import { SHIPPED_BASE_PRESETS } from '../../pretrain/baseTypes';
 import type { CoevoControl, CoevoProgress, DeviceInfo } from '../../../workers/api';
@@ -22,6 +23,8 @@ export class Lab {
   readonly session = new LabSession();
   /** The finished run that ships with the app, shown on a first visit and in Demo mode. */
   readonly example = new ExampleRun();
+  /** The example stored for a first visit (its id), under way while the backend starts; null when this visit is no first one. */
+  private firstVisit: Promise<string | null> | null = null;
   view = $state<ViewName>('loop');
   runId = $state<string | null>(null);
   iteration = $state<number | null>(null);
@@ -69,6 +72,19 @@ export class Lab {
     this.explain = s.explain;
   }
 
+  /**
+   * On a visit with no run named and none stored, starts storing the shipped
+   * example at once, while the backend starts (storing needs no backend): the
+   * first view then has a finished run to show within seconds.
+   */
+  prepare(): void {
+    if (this.runId !== null || stringFromUrl('example') === '0' || this.example.removed) return;
+    this.firstVisit = listCoevoRuns().then(
+      (runs) => (runs.length === 0 ? this.example.open([]) : null),
+      () => null, // the store cannot be read here: ready() reports that through the session
+    );
+  }
+
   /** Called once the worker has a backend: starts watching runs and loads the run the URL names. */
   async ready(device: DeviceInfo): Promise<void> {
     this.device = device;
@@ -82,9 +98,10 @@ export class Lab {
       this.runId = this.session.runs[0].id;
       writeLabUrl({ run: this.runId });
       await this.session.load(this.runId);
-    } else if (stringFromUrl('example') !== '0' && !this.example.removed) {
+    } else if (this.firstVisit) {
       // A first visit opens on a finished run rather than an empty lab (example=0 keeps the lab empty, as tests want).
-      await this.openExample(false);
+      const id = await this.firstVisit;
+      if (id) await this.showExample(id, false);
     }
   }
 
@@ -97,6 +114,11 @@ export class Lab {
   async openExample(push = true): Promise<boolean> {
     const id = await this.example.open(this.session.runs.map((r) => r.id));
     if (!id) return false;
+    await this.showExample(id, push);
+    return true;
+  }
+
+  private async showExample(id: string, push: boolean): Promise<void> {
     await this.session.refresh();
     if (push) this.selectRun(id);
     else {
@@ -105,7 +127,6 @@ export class Lab {
       writeLabUrl({ run: id });
     }
     await this.session.load(id);
-    return true;
   }
 
   show(view: ViewName): void {
