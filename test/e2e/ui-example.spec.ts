@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import type { CoevoReport } from '../../workers/api';
 import { heatPixels } from './ui-heatmap';
+import { expectAccessible } from './ui-data-runs';
 
 /**
  * The example run that ships with the app (public/example/, issue 29):
@@ -91,6 +92,7 @@ test('a fresh profile on ?demo=1 shows the example run at once, every view with 
   const loop = page.getByTestId('view-loop');
   await expect(loop).toHaveAttribute('data-state', 'done');
   await expect(page.getByTestId('run-toggle')).toBeDisabled();
+  await expectAccessible(page, 'body');
   const times: Record<string, number> = {};
   times.grpo = await timeView(page, 'grpo', async () => {
     await expect(page.getByTestId('view-grpo')).toHaveAttribute('data-ready', 'true', { timeout: WITHIN });
