@@ -3,8 +3,8 @@
  * instruction on a screen (a world screen, painted by the real renderer, or
  * a person's own screenshot as pixels) with a run's grounder of some
  * iteration, and play a task one agent step at a time. Models come from the
- * run's stored checkpoints (or are untrained ones of a preset without a
- * run); reading them needs no run lock, so this works while another tab, or
+ * run's stored checkpoints (without a run: the preset's shipped base models,
+ * or untrained ones where none ship); reading them needs no run lock, so this works while another tab, or
  * this worker, trains.
  */
 import { agentStep } from '../src/coevo/agentStep';
@@ -17,11 +17,15 @@ import { defaultTokenizer } from '../src/text/vocab';
 import { SCREEN_SIZE, type Screen } from '../src/world/types';
 import type { DeviceInfo, GroundScreenAnswer, GroundScreenRequest, PlayStepAnswer, PlayStepRequest, ScreenPixels } from './api';
 import { createModelCache } from './inspectModels';
+import { shippedBaseLoader } from './baseModels';
+import type { BaseLoader } from '../src/coevo/phases/context';
 
 interface InspectDeps {
   store: () => Promise<Store>;
   paint: () => Promise<Paint>;
   device: () => DeviceInfo | null;
+  /** The shipped base models (default: public/base/ of the served app). */
+  base?: BaseLoader;
 }
 
 const isPixels = (s: Screen | ScreenPixels): s is ScreenPixels => 'rgba' in s;
@@ -39,7 +43,7 @@ async function imageOf(screen: Screen | ScreenPixels, paint: () => Promise<Paint
 }
 
 export function createInspectHost(deps: InspectDeps) {
-  const models = createModelCache(deps.store);
+  const models = createModelCache(deps.store, 4, deps.base ?? shippedBaseLoader());
   const tok = defaultTokenizer();
 
   function needDevice(): void {

@@ -1,7 +1,8 @@
 /**
  * The models the lab's inspection views ask about: a run's planner or
- * grounder of some iteration, loaded from its stored checkpoint, or a freshly
- * initialised ("untrained") one of a preset when there is no run. A few are
+ * grounder of some iteration, loaded from its stored checkpoint, or, when
+ * there is no run, the base model that ships for the preset (public/base/)
+ * or else a freshly initialised ("untrained") one of the preset. A few are
  * kept loaded (least recently used go first), and a model in use by a
  * request is never freed under it.
  */
@@ -16,6 +17,8 @@ import { grounderPreset, plannerPreset, PRESET_NAMES, type PresetName } from '..
 import { hashString, Random } from '../src/learn/random';
 import type { Store } from '../src/store/store';
 import type { CheckpointRecord } from '../src/store/schema';
+import type { BaseLoader } from '../src/coevo/phases/context';
+import { SHIPPED_BASE_PRESETS } from '../src/pretrain/baseTypes';
 import type { InspectModel, ModelChoice } from './api';
 
 type ConfigOf<M extends ModelName> = M extends 'planner' ? PlannerConfig : GrounderConfig;
@@ -37,7 +40,8 @@ interface Entry {
 
 const SYMBOL: Record<ModelName, string> = { planner: 'π', grounder: 'φ' };
 
-export function createModelCache(store: () => Promise<Store>, capacity = 4) {
+/** `base`: where the shipped base models are read from; without it, a run-less request gets untrained models. */
+export function createModelCache(store: () => Promise<Store>, capacity = 4, base?: BaseLoader) {
   const entries = new Map<string, Entry>();
   let clock = 0;
 
@@ -95,6 +99,18 @@ export function createModelCache(store: () => Promise<Store>, capacity = 4) {
     });
   }
 
+  function shipped<M extends ModelName>(model: M, preset: PresetName, load: BaseLoader): Promise<HeldModel<M>> {
+    const about: InspectModel = { untrained: false, iteration: null, label: `base ${model} (${preset} preset, pretrained, shipped with the app)` };
+    return hold<M>(`base/${model}/${preset}`, about, async () => {
+      const { config, params } = importCheckpoint(await load(model, preset));
+      if (config.model !== model) {
+        disposeParams(params);
+        throw new Error(`The shipped base ${model} of preset '${preset}' holds a ${config.model}; the app's public/base/ is inconsistent (run npm run pretrain again).`);
+      }
+      return { params, cfg: config as ConfigOf<M> };
+    });
+  }
+
   /** The newest stored generation of `model` at or before iteration `from` (its record when it was read), or null. */
   async function newestUpTo(db: Store, runId: string, model: ModelName, from: number): Promise<{ iteration: number; record?: CheckpointRecord } | null> {
     for (let k = from; k >= 0; k--) {
@@ -120,12 +136,14 @@ export function createModelCache(store: () => Promise<Store>, capacity = 4) {
   /**
    * The model a view asks for. For a run: 'current' is the newest generation
    * at or before the iteration (k = the run's last when 'latest'), 'previous'
-   * the one before that. Without a run: the untrained model of the preset.
+   * the one before that. Without a run: the preset's shipped base model, or
+   * an untrained one where none ships.
    */
   async function get<M extends ModelName>(model: M, choice: ModelChoice): Promise<HeldModel<M>> {
     if (choice.runId === null) {
-      if (choice.which === 'previous') throw new Error(`An untrained ${model} has no previous generation; pick a run to compare generations.`);
-      return untrained(model, choice.preset);
+      const load = (SHIPPED_BASE_PRESETS as readonly string[]).includes(choice.preset) ? base : undefined;
+      if (choice.which === 'previous') throw new Error(`${load ? 'The base' : 'An untrained'} ${model} has no previous generation; pick a run to compare generations.`);
+      return load ? shipped(model, choice.preset, load) : untrained(model, choice.preset);
     }
     const runId = choice.runId;
     const db = await store();

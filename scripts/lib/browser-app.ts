@@ -79,7 +79,8 @@ export async function openApp(browser: Pick<Browser, 'newPage'>, baseUrl: string
     options.onBrowserError('the browser page crashed (out of memory?)');
   });
 
-  const path = options.backend === 'auto' ? '/' : `/?backend=${options.backend}`;
+  // example=0: the profile holds only the runs this command makes (a first visit would store the shipped example run).
+  const path = options.backend === 'auto' ? '/?example=0' : `/?backend=${options.backend}&example=0`;
   await page.goto(`${baseUrl}${path}`);
   const timeout = options.installTimeoutMs ?? 60_000;
   try {

@@ -2,7 +2,8 @@
 import { expect, test, type Page } from '@playwright/test';
 
 async function open(page: Page): Promise<void> {
-  await page.goto('/?backend=wasm&preset=tiny');
+  // example=0: the run list's contents are what this test compares.
+  await page.goto('/?backend=wasm&preset=tiny&example=0');
   await page.waitForFunction(() => window.coevo !== undefined);
   await page.evaluate(() => window.coevo?.ready());
 }

@@ -9,8 +9,9 @@ import type { CoevoProgress, CoevoStartOptions } from '../../workers/api';
 export { MINI } from './mini';
 
 
+/** Opens the lab on WASM; example=0: a fresh profile starts empty instead of on the shipped example run. */
 export async function openApp(page: Page, query = ''): Promise<void> {
-  await page.goto(`/?backend=wasm${query}`);
+  await page.goto(`/?backend=wasm&example=0${query}`);
   await page.waitForFunction(() => window.coevo !== undefined);
   await page.evaluate(() => window.coevo?.ready());
 }

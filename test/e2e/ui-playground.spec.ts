@@ -4,7 +4,7 @@ import { heatPixels, screenshotPng } from './ui-heatmap';
 
 /**
  * The Playground (view=playground) without a run, on WASM: the models are
- * the untrained ones of the tiny preset, and the page says so. Typing an
+ * the base models that ship for the tiny preset, and the page says so. Typing an
  * instruction over a world screen draws the grounder's heat map; a
  * screenshot dropped on the page (and one chosen with the file input) is
  * shown and grounded; the agents take a step in the world; no serious
@@ -16,12 +16,13 @@ test('typing over a screen draws a heat map; a dropped screenshot is shown and g
   await openApp(page, '&view=playground&pg=ask');
   const view = page.getByTestId('view-playground');
   await expect(view).toHaveAttribute('data-ready', 'true');
-  await expect(page.getByTestId('untrained-note')).toContainText('untrained');
+  await expect(page.getByTestId('base-note')).toContainText('base models of the tiny preset that ship with the app');
+  await expect(page.getByTestId('untrained-note')).toHaveCount(0);
 
   // (b) An instruction typed over the task's screen.
   const ask = page.getByTestId('ask-screen');
   await page.getByTestId('ask-instruction').fill('click the blue button at the top');
-  await expect(view.getByRole('status').filter({ hasText: 'untrained grounder (tiny preset' })).toBeVisible();
+  await expect(view.getByRole('status').filter({ hasText: 'base grounder (tiny preset, pretrained' })).toBeVisible();
   await expect.poll(() => heatPixels(ask)).toBeGreaterThan(50);
   await expect(ask.getByTestId('greedy-point')).toHaveCount(1);
   await expectAccessible(page, '[data-testid="view-playground"]');
@@ -82,8 +83,9 @@ test('typing over a screen draws a heat map; a dropped screenshot is shown and g
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   await page.setViewportSize({ width: 1280, height: 720 });
 
-  // The untrained planner writes something too (rarely an instruction that parses).
+  // The base planner writes the instruction itself.
   await page.getByTestId('play-reset').click();
+  await expect(page.getByLabel('Instructions from')).toContainText('the base planner');
   await page.getByLabel('Instructions from').selectOption('model');
   await page.getByTestId('play-step').click();
   await expect(page.getByTestId('play-card')).toContainText('Planner wrote');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PHASES } from '../../src/coevo/records';
 import { VIEW_NAMES } from '../../src/ui/url';
 import { CARDS, cardFor, cardForPhase, cardForView, cardIndex, cardLink, cardView, enterCard, leaveCard, paragraphs, type DiagramPart } from '../../src/ui/explain/cards';
-import { demoScene, LOOP_MS, VIEW_MS } from '../../src/ui/demo/scenes';
+import { demoScene, FINISHED_TOUR, LOOP_MS, VIEW_MS } from '../../src/ui/demo/scenes';
 
 describe('explain cards', () => {
   it('has exactly one card per phase and per view, with unique ids and real text', () => {
@@ -50,8 +50,12 @@ describe('demo scenes', () => {
     expect(demoScene('distill', -300).view).toBe('loop');
   });
 
-  it('rests on the metrics when the run is finished', () => {
-    expect(demoScene(null, 123_456)).toEqual({ view: 'metrics', cardId: 'view:metrics' });
+  it('walks a finished run view by view, starting on its metrics, and round again', () => {
+    expect(demoScene(null, 0)).toEqual({ view: 'metrics', cardId: 'view:metrics' });
+    const shown = FINISHED_TOUR.map((_, i) => demoScene(null, i * VIEW_MS + 1).view);
+    expect(shown).toEqual(['metrics', 'grpo', 'grounder', 'data', 'playground']);
+    expect(demoScene(null, FINISHED_TOUR.length * VIEW_MS + 1)).toEqual({ view: 'metrics', cardId: 'view:metrics' });
+    expect(demoScene(null, VIEW_MS + 1).cardId).toBe('view:grpo');
   });
 });
 

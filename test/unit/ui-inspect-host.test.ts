@@ -22,6 +22,8 @@ import { act, createWorld } from '../../src/world/env';
 import { oracle } from '../../src/world/tasks';
 import { SCREEN_SIZE } from '../../src/world/types';
 import { createInspectHost } from '../../workers/inspectHost';
+import { baseFileName } from '../../src/pretrain/baseTypes';
+import { readFileSync } from 'node:fs';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -118,7 +120,13 @@ describe('inspect host', () => {
     disposeParams(g0);
     disposeParams(g1);
 
-    const host = createInspectHost({ store: async () => store, paint: async () => syntheticScreenImage, device: () => ({ backend: 'wasm' }) });
+    // The base models as the app ships them (public/base/), read from disk instead of fetched.
+    const asked: string[] = [];
+    const base = async (model: 'planner' | 'grounder', preset: string) => {
+      asked.push(`${model}/${preset}`);
+      return new Uint8Array(readFileSync(new URL(`../../public/base/${baseFileName(preset, model)}`, import.meta.url)));
+    };
+    const host = createInspectHost({ store: async () => store, paint: async () => syntheticScreenImage, device: () => ({ backend: 'wasm' }), base });
     const screen = screenOf(createWorld(task));
     const ask = { runId: 'r', preset: 'tiny' as const, screen, instruction: 'click the Send button', samples: 3 };
     const latest = await host.groundScreen({ ...ask, iteration: 'latest', which: 'current' });
@@ -127,9 +135,17 @@ describe('inspect host', () => {
     expect(previous.model.iteration).toBe(0);
     expect(Array.from(previous.heat)).not.toEqual(Array.from(latest.heat));
     await expect(host.groundScreen({ ...ask, iteration: 0, which: 'previous' })).rejects.toThrow(/no previous generation/);
-    const untrained = await host.groundScreen({ ...ask, runId: null, iteration: 'latest', which: 'current' });
+    // Without a run: the base grounder where one ships (tiny), an untrained one where none does (demo).
+    const shipped = await host.groundScreen({ ...ask, runId: null, iteration: 'latest', which: 'current' });
+    expect(shipped.model).toMatchObject({ untrained: false, iteration: null });
+    expect(shipped.model.label).toMatch(/^base grounder \(tiny preset, pretrained/);
+    expect(asked).toEqual(['grounder/tiny']);
+    expect(Array.from(shipped.heat)).not.toEqual(Array.from(latest.heat));
+    await expect(host.groundScreen({ ...ask, runId: null, iteration: 'latest', which: 'previous' })).rejects.toThrow(/The base grounder has no previous generation/);
+    const untrained = await host.groundScreen({ ...ask, preset: 'demo', runId: null, iteration: 'latest', which: 'current' });
     expect(untrained.model.untrained).toBe(true);
-    expect(untrained.model.label).toMatch(/untrained grounder/);
+    expect(untrained.model.label).toMatch(/untrained grounder \(demo preset/);
+    expect(asked).toEqual(['grounder/tiny']);
 
     // A screenshot as pixels of a platform's screen size, and one of another size (refused).
     const { width, height } = SCREEN_SIZE.mobile;

@@ -4,7 +4,7 @@ export const GROUNDER_NOTES = {
   lead:
     'The grounder turns a screenshot and one instruction into a heat map over the screen’s 8-pixel cells (a softmax: the shares add up to 100%) and clicks its brightest cell — the greedy point. ' +
     'GRPO training samples points from the same map instead; each earns the dense point reward R = 1 + 2·(inside the box + 1 − (d/d_max)²).',
-  emptyRun: 'No run yet: start one in the Loop view. The Playground shows an untrained grounder without a run.',
+  emptyRun: 'No run yet: start one in the Loop view. Without a run, the Playground shows the base models that ship for the tiny preset.',
   noSamples: 'This run has no samples with a target box yet: its seed-data phase writes D0. Step the loop in the Loop view, then come back.',
   current: 'The grounder after this iteration’s training on Dk.',
   previous: 'The grounder before it: φ(k−1), the one whose heat map the attention filter judges Dk’s samples by.',

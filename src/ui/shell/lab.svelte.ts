@@ -4,7 +4,9 @@
  * and shortcut sends. Components render it; only this file writes the URL.
  */
 import { LabSession } from './session.svelte';
-import { labSearch, parseLabUrl, writeLabUrl, type PresetChoice, type StartChoice, type ViewName } from '../url';
+import { ExampleRun } from '../example/exampleRun.svelte';
+import { listCoevoRuns } from '../runData';
+import { labSearch, parseLabUrl, stringFromUrl, writeLabUrl, type PresetChoice, type StartChoice, type ViewName } from '../url';
 import { SHIPPED_BASE_PRESETS } from '../../pretrain/baseTypes';
 import type { CoevoControl, CoevoProgress, DeviceInfo } from '../../../workers/api';
 import type { ConfigPath } from '../../coevo/config';
@@ -19,6 +21,10 @@ export const DEMO_ITERATIONS = 3;
 
 export class Lab {
   readonly session = new LabSession();
+  /** The finished run that ships with the app, shown on a first visit and in Demo mode. */
+  readonly example = new ExampleRun();
+  /** The example stored for a first visit (its id), under way while the backend starts; null when this visit is no first one. */
+  private firstVisit: Promise<string | null> | null = null;
   view = $state<ViewName>('loop');
   runId = $state<string | null>(null);
   iteration = $state<number | null>(null);
@@ -66,9 +72,23 @@ export class Lab {
     this.explain = s.explain;
   }
 
+  /**
+   * On a visit with no run named and none stored, starts storing the shipped
+   * example at once, while the backend starts (storing needs no backend): the
+   * first view then has a finished run to show within seconds.
+   */
+  prepare(): void {
+    if (this.runId !== null || stringFromUrl('example') === '0' || this.example.removed) return;
+    this.firstVisit = listCoevoRuns().then(
+      (runs) => (runs.length === 0 ? this.example.open([]) : null),
+      () => null, // the store cannot be read here: ready() reports that through the session
+    );
+  }
+
   /** Called once the worker has a backend: starts watching runs and loads the run the URL names. */
   async ready(device: DeviceInfo): Promise<void> {
     this.device = device;
+    void this.example.read();
     await this.session.connect();
     if (this.runId) {
       const p = await this.session.open(this.runId);
@@ -78,7 +98,35 @@ export class Lab {
       this.runId = this.session.runs[0].id;
       writeLabUrl({ run: this.runId });
       await this.session.open(this.runId);
+    } else if (this.firstVisit) {
+      // A first visit opens on a finished run rather than an empty lab (example=0 keeps the lab empty, as tests want).
+      const id = await this.firstVisit;
+      if (id) await this.showExample(id, false);
     }
+  }
+
+  /** Whether the run on show is the shipped example (finished, so read-only). */
+  get onExample(): boolean {
+    return this.runId !== null && this.runId === this.example.id;
+  }
+
+  /** Stores the shipped example if needed and shows it; false when it cannot (example.error says why). */
+  async openExample(push = true): Promise<boolean> {
+    const id = await this.example.open(this.session.runs.map((r) => r.id));
+    if (!id) return false;
+    await this.showExample(id, push);
+    return true;
+  }
+
+  private async showExample(id: string, push: boolean): Promise<void> {
+    await this.session.refresh();
+    if (push) this.selectRun(id);
+    else {
+      this.runId = id;
+      this.iteration = null;
+      writeLabUrl({ run: id });
+    }
+    await this.session.load(id);
   }
 
   show(view: ViewName): void {
@@ -185,10 +233,15 @@ export class Lab {
 
   async deleteRun(id: string): Promise<void> {
     const ok = await this.session.remove(id);
+    if (ok && id === this.example.id) this.example.forget();
     if (ok && this.runId === id) this.selectRun(null);
   }
 
-  /** Demo mode: shows the demo layout and plays a run, the one on show if it can go on, else a new demo run. */
+  /**
+   * Demo mode: shows the demo layout and plays a run: the one on show if it
+   * can go on; a finished one as it is (Demo walks its views); with none, the
+   * shipped example. Training a new run waits for trainDemoRun (a click).
+   */
   async startDemo(): Promise<void> {
     this.demo = true;
     writeLabUrl({ demo: true });
@@ -197,6 +250,12 @@ export class Lab {
       if (p.state !== 'running') await this.session.control(p.runId, 'run');
       return;
     }
+    if (p?.state === 'done') return;
+    await this.openExample();
+  }
+
+  /** Demo mode's "Train a new run": a run of DEMO_ITERATIONS with the demo preset where a real GPU runs it. */
+  async trainDemoRun(): Promise<void> {
     const saved = this.iterations;
     this.iterations = DEMO_ITERATIONS;
     try {
