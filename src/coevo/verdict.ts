@@ -39,7 +39,7 @@ export function describeChange(diff: number, interval: Interval | null, why: str
   return interval ? `${points(diff)} points, 95% interval ${pointInterval(interval)}` : `${points(diff)} points, no interval (${why})`;
 }
 
-const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+export const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * One run, k = 0 against its last evaluation, each figure a rate over n
