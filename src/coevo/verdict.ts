@@ -72,3 +72,32 @@ export function runVerdict(report: Pick<CoevoReport, 'iterations'>): HalfVerdict
     };
   });
 }
+
+/**
+ * Two runs (e.g. the full loop against its coevo = false ablation), each
+ * half at the last k both evaluated: A − B with Newcombe's interval. One
+ * seed each, so this says whether the two runs differ beyond their
+ * evaluation noise, not whether the configs do: a seed study
+ * (seedStudy.ts) answers that.
+ */
+export function versusVerdict(a: Pick<CoevoReport, 'iterations'>, b: Pick<CoevoReport, 'iterations'>, names = { a: 'A', b: 'B' }): HalfVerdict[] {
+  return (Object.keys(HEADLINE) as Half[]).map((half) => {
+    const { key, label, unit } = HEADLINE[half];
+    const who = half === 'planner' ? 'Planner' : 'Grounder';
+    const bAt = new Map(b.iterations.filter((it) => Number.isFinite(it.metrics[key])).map((it) => [it.k, it]));
+    const common = a.iterations.filter((it) => Number.isFinite(it.metrics[key]) && bAt.has(it.k)).sort((x, y) => x.k - y.k);
+    const ia = common[common.length - 1];
+    if (!ia) return { half, direction: 'not measured', sentence: `${who} against ${names.b}: ${label} is not measured at a common k.` };
+    const ib = bAt.get(ia.k)!;
+    const [va, vb, na, nb] = [ia.metrics[key], ib.metrics[key], ia.n?.[key], ib.n?.[key]];
+    const interval = na && nb ? rateDifference(vb, nb, va, na) : null;
+    const d = direction(interval);
+    const verb = d === 'improved' ? `${names.a} is above ${names.b}` : d === 'got worse' ? `${names.a} is below ${names.b}` : `no measurable difference between ${names.a} and ${names.b}`;
+    const nText = na && nb ? ` (n = ${na} and ${nb} ${unit})` : '';
+    return {
+      half,
+      direction: d,
+      sentence: `${who}: ${verb}. ${capital(label)} at k=${ia.k}: ${fraction(va)} against ${fraction(vb)}, ${describeChange(va - vb, interval, 'a run did not record n')}${nText}; one seed each.`,
+    };
+  });
+}

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CoevoReport, IterationReport } from '../../src/coevo/records';
 import { formatRate, reportMarkdown } from '../../src/coevo/reportMarkdown';
-import { runVerdict } from '../../src/coevo/verdict';
+import { runVerdict, versusVerdict } from '../../src/coevo/verdict';
 
 const it0 = (metrics: Record<string, number>, n?: Record<string, number>, k = 0): IterationReport => ({ k, planner_reward_mean: k ? 0.3 : null, metrics, ...(n ? { n } : {}) });
 
@@ -56,6 +56,20 @@ describe('verdict', () => {
     const [planner] = runVerdict(report([it0({ [STEP]: 0.1 }), it0({ [STEP]: 0.9 }, undefined, 1)]));
     expect(planner.direction).toBe('no measurable change');
     expect(planner.sentence).toContain('+80.0 points, no interval (this run did not record n)');
+  });
+});
+
+describe('versus verdict', () => {
+  it('compares two runs at the last k both evaluated, A − B with Newcombe\'s interval', () => {
+    // A: 30/40 steps at k=1; B: 10/40 (B never reached k=2). A − B = +50.0 points [+28.5, +65.3], as above with the sign kept.
+    const a = report([it0({ [STEP]: 0.1 }, { [STEP]: 40 }), it0({ [STEP]: 0.75 }, { [STEP]: 40 }, 1), it0({ [STEP]: 0.8 }, { [STEP]: 40 }, 2)]);
+    const b = report([it0({ [STEP]: 0.1 }, { [STEP]: 40 }), it0({ [STEP]: 0.25 }, { [STEP]: 40 }, 1)]);
+    const [planner, grounder] = versusVerdict(a, b, { a: 'full', b: 'ablation' });
+    expect(planner.sentence).toBe(
+      'Planner: full is above ablation. Web step success at k=1: 0.750 against 0.250, +50.0 points, 95% interval [+28.5, +65.3] (n = 40 and 40 steps); one seed each.',
+    );
+    expect(versusVerdict(b, a)[0].direction).toBe('got worse');
+    expect(grounder.direction).toBe('not measured');
   });
 });
 
