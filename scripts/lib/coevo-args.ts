@@ -16,6 +16,10 @@ export interface CoevoArgs {
   set: string[];
   /** A browser profile directory kept between invocations, so that the same command resumes an unfinished run. */
   profile?: string;
+  /** --seeds: a seed study, one run per seed in this order (coevo-study.ts); `seed` is then the first. */
+  seeds?: number[];
+  /** --vs: overrides of a comparison config run on the same seeds; a study even with one seed. */
+  vs?: string[];
 }
 
 export type ParsedCoevoArgs = { help: true } | { help: false; args: CoevoArgs };
@@ -43,13 +47,23 @@ usage: npm run coevo -- [options]
                        same command with the same DIR after an interruption (Ctrl-C, a crash,
                        a closed laptop) resumes the run from its last finished phase; without
                        it every start uses a fresh profile and an interrupted run is lost
+  --seeds S1,S2,...    a seed study instead of one --seed: the seeds run one after another,
+                       each into DIR/A/seed-S/, then DIR/study.json and DIR/study.md give per
+                       iteration the mean over seeds with a 95% t-interval (none for one seed)
+                       and a verdict. A seed whose report.json is already there with the same
+                       options is not run again; with --profile P each seed has its own
+                       profile P/A/seed-S, so an interrupted seed resumes where it stopped
+  --vs KEY=VALUE       with it, also run a comparison config on the same seeds into
+                       DIR/B/seed-S/: the options above plus this override (repeatable: all
+                       of them make one config, e.g. --vs coevo=false). The study adds the
+                       paired differences A − B per seed with a 95% t-interval
   -h, --help           show this help
 
 The app is built first when dist/ is older than the sources. Progress is one
 updating line on a terminal and a line every few seconds otherwise.
 Exit status: 0 done, 1 the run or the browser failed, 2 bad arguments or a config the app refused.`;
 
-const VALUE_FLAGS = ['preset', 'iterations', 'seed', 'out', 'backend', 'set', 'profile'] as const;
+const VALUE_FLAGS = ['preset', 'iterations', 'seed', 'seeds', 'out', 'backend', 'set', 'vs', 'profile'] as const;
 
 /** `2024-05-01T12-30-05`: sortable and safe in a file name. */
 export function timestampName(now: Date): string {
@@ -63,16 +77,11 @@ export function timestampName(now: Date): string {
  */
 export function parseCoevoArgs(argv: readonly string[], now: Date = new Date()): ParsedCoevoArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
-  const { given, repeated } = readFlags(argv, VALUE_FLAGS, ['set']);
-  const set: string[] = [];
-  const setKeys = new Set<string>();
-  for (const value of repeated.get('set') ?? []) {
-    const m = /^([A-Za-z_][\w.-]*)=(.+)$/.exec(value);
-    if (!m) throw new UsageError(`--set takes KEY=VALUE (e.g. --set coevo=false), got "${value}".`);
-    if (setKeys.has(m[1])) throw new UsageError(`--set ${m[1]} was given twice.`);
-    setKeys.add(m[1]);
-    set.push(value);
-  }
+  const { given, repeated } = readFlags(argv, VALUE_FLAGS, ['set', 'vs']);
+  const set = overrides('set', repeated.get('set') ?? []);
+  const vs = overrides('vs', repeated.get('vs') ?? []);
+  if (given.has('seed') && given.has('seeds')) throw new UsageError('give either --seed or --seeds, not both.');
+  const seeds = given.has('seeds') ? seedList(given.get('seeds')!) : undefined;
 
   const preset = given.get('preset') ?? 'tiny';
   if (!(PRESETS as readonly string[]).includes(preset)) throw new UsageError(`--preset must be one of ${PRESETS.join(', ')}, got "${preset}".`);
@@ -83,12 +92,38 @@ export function parseCoevoArgs(argv: readonly string[], now: Date = new Date()):
     args: {
       preset,
       iterations: given.has('iterations') ? nonNegativeInteger('iterations', given.get('iterations')!) : 3,
-      seed: given.has('seed') ? nonNegativeInteger('seed', given.get('seed')!) : 1,
+      seed: seeds ? seeds[0] : given.has('seed') ? nonNegativeInteger('seed', given.get('seed')!) : 1,
       out: given.get('out') ?? `out/coevo/${timestampName(now)}`,
       backend: (backendRaw as Backend | undefined) ?? 'webgpu',
       backendExplicit: backendRaw !== undefined,
       set,
       ...(given.has('profile') ? { profile: given.get('profile')! } : {}),
+      ...(seeds ? { seeds } : {}),
+      ...(vs.length ? { vs } : {}),
     },
   };
+}
+
+/** KEY=VALUE overrides of --set or --vs, each key once. */
+function overrides(flag: 'set' | 'vs', values: readonly string[]): string[] {
+  const keys = new Set<string>();
+  for (const value of values) {
+    const m = /^([A-Za-z_][\w.-]*)=(.+)$/.exec(value);
+    if (!m) throw new UsageError(`--${flag} takes KEY=VALUE (e.g. --${flag} coevo=false), got "${value}".`);
+    if (keys.has(m[1])) throw new UsageError(`--${flag} ${m[1]} was given twice.`);
+    keys.add(m[1]);
+  }
+  return [...values];
+}
+
+/** `1,2,3`: distinct integers ≥ 0, in the order given. */
+function seedList(raw: string): number[] {
+  const parts = raw.split(',').map((p) => p.trim());
+  const seeds = parts.map((p) => {
+    if (!/^\d+$/.test(p) || !Number.isSafeInteger(Number(p))) throw new UsageError(`--seeds takes integers ≥ 0 separated by commas (e.g. --seeds 1,2,3), got "${raw}".`);
+    return Number(p);
+  });
+  const twice = seeds.find((s, i) => seeds.indexOf(s) !== i);
+  if (twice !== undefined) throw new UsageError(`--seeds lists seed ${twice} twice.`);
+  return seeds;
 }

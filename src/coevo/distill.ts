@@ -36,6 +36,7 @@ import { parseInstruction, printInstruction } from '../text/grammar';
 import type { Tokenizer } from '../text/tokenizer';
 import type { Box, Instruction, Screen } from '../world/types';
 import { resolveRef } from '../world/verifier';
+import { REASON } from './funnel';
 import { describeVerdict, poolVerdict, type GrounderModel, type PlannerModel } from './pools';
 import type { CurationNote, StepSample } from './records';
 import { stepMismatch, type DataProgress } from './seedData';
@@ -223,14 +224,15 @@ export async function judgeSampled(sampled: readonly SampledInstruction[], o: Ju
     const step = sampled[i].state.step;
     const p = parsed[i];
     const wrong = p ? stepMismatch(p, step) : null;
-    if (!step.box || step.targetId === undefined) note(i, 'verifier', { decision: 'drop', reason: 'the step has no target element: nothing for the grounder to learn' });
-    else if (!p) note(i, 'verifier', { decision: 'drop', reason: 'does not parse as an instruction' });
-    else if (wrong) note(i, 'verifier', { decision: 'drop', reason: `wrong step: ${wrong}` });
-    else if (!p.ref) note(i, 'verifier', { decision: 'drop', reason: 'names no target element' });
+    // The funnel (funnel.ts) tells these checks apart by their reasons.
+    if (!step.box || step.targetId === undefined) note(i, 'verifier', { decision: 'drop', reason: REASON.noTargetStep });
+    else if (!p) note(i, 'verifier', { decision: 'drop', reason: REASON.unparsed });
+    else if (wrong) note(i, 'verifier', { decision: 'drop', reason: `${REASON.wrongStepPrefix}${wrong}` });
+    else if (!p.ref) note(i, 'verifier', { decision: 'drop', reason: REASON.noRef });
     else {
       const key = dupKey(s.task.id, s.stepIndex, s.instruction);
       const earlier = seen.get(key);
-      if (earlier !== undefined) note(i, 'diversity', { decision: 'drop', reason: `duplicate: same task, step and instruction as ${earlier}` });
+      if (earlier !== undefined) note(i, 'diversity', { decision: 'drop', reason: `${REASON.duplicatePrefix}same task, step and instruction as ${earlier}` });
       else seen.set(key, s.id);
     }
   });

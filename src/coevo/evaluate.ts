@@ -144,20 +144,25 @@ export function scoreWebStep(instruction: string, point: Point | null, truth: St
   };
 }
 
-function put(into: SuiteMetrics, key: string, sum: number, n: number): void {
-  if (n > 0) into[key] = sum / n;
+/** How many items each metric averages over (its n, for a Wilson interval), by the same keys as SuiteMetrics. */
+export type MetricCounts = Record<string, number>;
+
+function put(into: SuiteMetrics, key: string, sum: number, n: number, counts?: MetricCounts): void {
+  if (n <= 0) return;
+  into[key] = sum / n;
+  if (counts) counts[key] = n;
 }
 
 /** Metrics of one web split from its tasks' step scores (one array per task, every step). */
-export function webMetrics(split: string, tasks: readonly (readonly WebStepScore[])[]): SuiteMetrics {
+export function webMetrics(split: string, tasks: readonly (readonly WebStepScore[])[], counts?: MetricCounts): SuiteMetrics {
   const steps = tasks.flat();
   const targeted = steps.filter((s) => s.hasTarget);
   const ops = steps.filter((s) => s.scoredOp);
   const m: SuiteMetrics = {};
-  put(m, `web/${split}/element_accuracy`, targeted.filter((s) => s.elementHit).length, targeted.length);
-  put(m, `web/${split}/operation_f1`, ops.reduce((a, s) => a + s.operationF1, 0), ops.length);
-  put(m, `web/${split}/step_success`, steps.filter((s) => s.success).length, steps.length);
-  put(m, `web/${split}/task_success`, tasks.filter((t) => t.length > 0 && t.every((s) => s.success)).length, tasks.length);
+  put(m, `web/${split}/element_accuracy`, targeted.filter((s) => s.elementHit).length, targeted.length, counts);
+  put(m, `web/${split}/operation_f1`, ops.reduce((a, s) => a + s.operationF1, 0), ops.length, counts);
+  put(m, `web/${split}/step_success`, steps.filter((s) => s.success).length, steps.length, counts);
+  put(m, `web/${split}/task_success`, tasks.filter((t) => t.length > 0 && t.every((s) => s.success)).length, tasks.length, counts);
   return m;
 }
 
@@ -193,47 +198,51 @@ export function scoreMobileStep(instruction: string, point: Point | null, truth:
   return { parsed: pred !== null, typeRight, hasTarget, groundRight, valueRight: value, success: typeRight && (!hasTarget || groundRight) && value };
 }
 
-export function mobileMetrics(split: string, steps: readonly MobileStepScore[]): SuiteMetrics {
+export function mobileMetrics(split: string, steps: readonly MobileStepScore[], counts?: MetricCounts): SuiteMetrics {
   const targeted = steps.filter((s) => s.hasTarget);
   const m: SuiteMetrics = {};
-  put(m, `mobile/${split}/type_accuracy`, steps.filter((s) => s.typeRight).length, steps.length);
-  put(m, `mobile/${split}/grounding_accuracy`, targeted.filter((s) => s.groundRight).length, targeted.length);
-  put(m, `mobile/${split}/step_accuracy`, steps.filter((s) => s.success).length, steps.length);
+  put(m, `mobile/${split}/type_accuracy`, steps.filter((s) => s.typeRight).length, steps.length, counts);
+  put(m, `mobile/${split}/grounding_accuracy`, targeted.filter((s) => s.groundRight).length, targeted.length, counts);
+  put(m, `mobile/${split}/step_accuracy`, steps.filter((s) => s.success).length, steps.length, counts);
   return m;
 }
 
-export function groundingMetrics(split: string, hits: readonly boolean[]): SuiteMetrics {
+export function groundingMetrics(split: string, hits: readonly boolean[], counts?: MetricCounts): SuiteMetrics {
   const m: SuiteMetrics = {};
-  put(m, `grounding/${split}/accuracy`, hits.filter(Boolean).length, hits.length);
+  put(m, `grounding/${split}/accuracy`, hits.filter(Boolean).length, hits.length, counts);
   return m;
 }
 
 /** styles/<style>/accuracy for each style the probe has items of, and styles/all/accuracy. */
-export function styleMetrics(f: StyleFigures): SuiteMetrics {
+export function styleMetrics(f: StyleFigures, counts?: MetricCounts): SuiteMetrics {
   const m: SuiteMetrics = {};
   for (const style of REF_STYLES) {
     const g = f.grounding[style];
-    if (g) put(m, `styles/${style}/accuracy`, g.hits, g.n);
+    if (g) put(m, `styles/${style}/accuracy`, g.hits, g.n, counts);
   }
-  put(m, 'styles/all/accuracy', f.overall.hits, f.overall.n);
+  put(m, 'styles/all/accuracy', f.overall.hits, f.overall.n, counts);
   return m;
 }
 
 /** reading/cells/{role_accuracy, letter_f1}, and reading/glyphs/top1 where a glyph reader was scored on some glyphs. */
-export function readingMetrics(r: ReadingFigures): SuiteMetrics {
+export function readingMetrics(r: ReadingFigures, counts?: MetricCounts): SuiteMetrics {
   const m: SuiteMetrics = {};
   if (r.cells > 0) {
     m['reading/cells/role_accuracy'] = r.role;
     m['reading/cells/letter_f1'] = r.letterF1;
+    if (counts) counts['reading/cells/role_accuracy'] = counts['reading/cells/letter_f1'] = r.cells;
   }
-  if (r.glyphs && r.glyphs.positions > 0) m['reading/glyphs/top1'] = r.glyphs.top1;
+  if (r.glyphs && r.glyphs.positions > 0) {
+    m['reading/glyphs/top1'] = r.glyphs.top1;
+    if (counts) counts['reading/glyphs/top1'] = r.glyphs.positions;
+  }
   return m;
 }
 
 /** online/all/task_success, and per platform where it has episodes. */
-export function onlineMetrics(results: readonly EpisodeResult[]): SuiteMetrics {
+export function onlineMetrics(results: readonly EpisodeResult[], counts?: MetricCounts): SuiteMetrics {
   const m: SuiteMetrics = {};
-  const rate = (key: string, rs: readonly EpisodeResult[]) => put(m, key, rs.filter((r) => r.success).length, rs.length);
+  const rate = (key: string, rs: readonly EpisodeResult[]) => put(m, key, rs.filter((r) => r.success).length, rs.length, counts);
   rate('online/all/task_success', results);
   rate('online/web/task_success', results.filter((r) => r.platform === 'web'));
   rate('online/mobile/task_success', results.filter((r) => r.platform === 'mobile'));
@@ -276,6 +285,8 @@ export interface EvaluationDetails {
 
 export interface Evaluation {
   metrics: SuiteMetrics;
+  /** Each metric's n: steps, tasks, queries, cells or episodes it averages over. */
+  counts: MetricCounts;
   details: EvaluationDetails;
 }
 
@@ -380,6 +391,7 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
   const pointAt = (q: number) => (q < 0 ? null : points[q]);
 
   const metrics: SuiteMetrics = {};
+  const counts: MetricCounts = {};
   const record = (s: PlannerState, predicted: string, point: Point | null): StepRecord => ({ taskId: s.task.id, stepIndex: s.stepIndex, truth: s.instruction, predicted, point });
   const web = {} as Record<WebSplit, WebStepDetail[]>;
   const allWebTasks: WebStepScore[][] = [];
@@ -394,10 +406,10 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
     );
     web[split] = perTask.flat();
     allWebTasks.push(...perTask);
-    Object.assign(metrics, webMetrics(split, perTask));
+    Object.assign(metrics, webMetrics(split, perTask, counts));
   }
   // Pooled over the splits too: at a few tasks per split, one split's figure moves in steps of 1/n.
-  Object.assign(metrics, webMetrics('all', allWebTasks));
+  Object.assign(metrics, webMetrics('all', allWebTasks, counts));
   const high = mobileStates.map((s) => {
     const i = k++;
     const point = pointAt(plannedPoint[i]);
@@ -407,7 +419,7 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
     const point = pointAt(lowPoint[j]);
     return { ...record(s, s.instruction, point), ...scoreMobileStep(s.instruction, point, s.step, s.screen) };
   });
-  Object.assign(metrics, mobileMetrics('high', high), mobileMetrics('low', low));
+  Object.assign(metrics, mobileMetrics('high', high, counts), mobileMetrics('low', low, counts));
   // The planner alone, on the same states and greedy texts, in `planned` order (web splits, then mobile).
   const plannerSplits: PlannerSplit[] = [...WEB_SPLITS, 'mobile'];
   const splitOf: PlannerSplit[] = [...WEB_SPLITS.flatMap((split) => webStates[split].flat().map(() => split)), ...mobileStates.map((): PlannerSplit => 'mobile')];
@@ -416,29 +428,29 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
     const score = scorePlannerStep(s, texts[i], { sampled: sampled[i], promptCut: cut?.[i] });
     plannerDetails[splitOf[i]].push({ taskId: s.task.id, stepIndex: s.stepIndex, truth: s.instruction, predicted: texts[i], ...(sampled[i] !== undefined ? { sampled: sampled[i] } : {}), ...score });
   });
-  for (const split of plannerSplits) Object.assign(metrics, plannerMetrics(split, plannerDetails[split]));
+  for (const split of plannerSplits) Object.assign(metrics, plannerMetrics(split, plannerDetails[split], counts));
   const groundingDetails = Object.fromEntries(GROUNDING_SPLITS.map((s) => [s, [] as GroundingDetail[]])) as Record<GroundingSplit, GroundingDetail[]>;
   grounding.forEach((g, j) => {
     const point = pointAt(groundingPoint[j]);
     groundingDetails[g.split as GroundingSplit].push({ taskId: g.taskId, stepIndex: g.stepIndex, instruction: g.instruction, point, hit: point !== null && insideBox(point, g.box) });
   });
-  for (const split of GROUNDING_SPLITS) Object.assign(metrics, groundingMetrics(split, groundingDetails[split].map((d) => d.hit)));
-  Object.assign(metrics, groundingMetrics('all', GROUNDING_SPLITS.flatMap((split) => groundingDetails[split].map((d) => d.hit))));
+  for (const split of GROUNDING_SPLITS) Object.assign(metrics, groundingMetrics(split, groundingDetails[split].map((d) => d.hit), counts));
+  Object.assign(metrics, groundingMetrics('all', GROUNDING_SPLITS.flatMap((split) => groundingDetails[split].map((d) => d.hit)), counts));
   if (probe.items.length) {
     const hits = probe.items.map(({ item }, j) => {
       const point = pointAt(probePoint[j]);
       return point !== null && insideBox(point, item.box);
     });
-    Object.assign(metrics, styleMetrics(styleFigures(probe.items, hits)));
+    Object.assign(metrics, styleMetrics(styleFigures(probe.items, hits), counts));
   }
   if (agent.read && readScreens.length) {
-    Object.assign(metrics, readingMetrics(await agent.read(readScreens)));
+    Object.assign(metrics, readingMetrics(await agent.read(readScreens), counts));
     tick(readScreens.length);
   }
 
   const online = await runEpisodes(agent, episodes, { maxSteps: sizes.onlineMaxSteps, onEpisode: () => tick(1) });
-  Object.assign(metrics, onlineMetrics(online));
-  return { metrics, details: { web, mobile: { high, low }, grounding: groundingDetails, planner: plannerDetails, online } };
+  Object.assign(metrics, onlineMetrics(online, counts));
+  return { metrics, counts, details: { web, mobile: { high, low }, grounding: groundingDetails, planner: plannerDetails, online } };
 }
 
 // ---------------------------------------------------------------------------

@@ -66,17 +66,20 @@ export function scorePlannerStep(state: PlannerState, greedy: string, extras: Pl
   return score;
 }
 
-/** Mean of the defined values; undefined when there are none (the key is then left out). */
-function meanOf(xs: readonly (number | boolean | undefined)[]): number | undefined {
+/** Mean of the defined values and how many there were; undefined when there are none (the key is then left out). */
+function meanOf(xs: readonly (number | boolean | undefined)[]): { mean: number; n: number } | undefined {
   const got = xs.filter((x): x is number | boolean => x !== undefined);
-  return got.length ? got.reduce<number>((a, x) => a + Number(x), 0) / got.length : undefined;
+  return got.length ? { mean: got.reduce<number>((a, x) => a + Number(x), 0) / got.length, n: got.length } : undefined;
 }
 
 /** planner/<split>/{exact, type_accuracy, value_f1, parse_sampled, prompts_cut} of one split's states. */
-export function plannerMetrics(split: string, steps: readonly PlannerStepScore[]): SuiteMetrics {
+export function plannerMetrics(split: string, steps: readonly PlannerStepScore[], counts?: Record<string, number>): SuiteMetrics {
   const m: SuiteMetrics = {};
-  const put = (metric: string, v: number | undefined) => {
-    if (v !== undefined) m[`${PLANNER_SUITE}/${split}/${metric}`] = v;
+  const put = (metric: string, v: { mean: number; n: number } | undefined) => {
+    if (v === undefined) return;
+    const key = `${PLANNER_SUITE}/${split}/${metric}`;
+    m[key] = v.mean;
+    if (counts) counts[key] = v.n;
   };
   put('exact', meanOf(steps.map((s) => s.exact)));
   put('type_accuracy', meanOf(steps.map((s) => s.typeRight)));

@@ -12,6 +12,7 @@
  */
 import type { ActionType, Box, Platform, RefStyle, Task } from '../world/types';
 import type { CurationStage } from '../learn/curation';
+import type { DistillFunnel } from './funnel';
 
 /** Where a sample came from: the seed writer pool (D0) or a planner's GRPO generation k. */
 export type SampleOrigin = 'seed' | 'distilled';
@@ -79,6 +80,8 @@ export interface IterationReport {
   /** Mean plan reward of the planner's GRPO samples at iteration k (null for k = 0, which has no GRPO). */
   planner_reward_mean: number | null;
   metrics: SuiteMetrics;
+  /** Each metric's n (steps, tasks, queries, cells, episodes), for its Wilson interval; absent in runs from before it was kept. */
+  n?: Record<string, number>;
 }
 
 /** report.json of a run (the headless command writes it; the UI reads the same shape). */
@@ -95,6 +98,10 @@ export interface CoevoReport {
   datasets: { iteration: number; size: number; kept: number; bySource: Record<string, number>; byStyle: Record<string, number> }[];
   /** Per iteration and curation stage: how many samples it kept and dropped. */
   curation: { iteration: number; stage: string; kept: number; dropped: number }[];
+  /** Per distill phase, what survived each check in order (funnel.ts); absent in reports written before it existed. */
+  funnel?: DistillFunnel[];
+  /** Per iteration k ≥ 1, the referring styles of πk's distilled instructions, all sampled and those kept; absent in older reports. */
+  style_mix?: { iteration: number; sampled: Record<string, number>; kept: Record<string, number> }[];
   /** Share of planner GRPO groups whose rewards were not all equal, per iteration. */
   informative_group_ratio: { iteration: number; value: number }[];
   /** Training curves by metric name (e.g. 'planner-grpo/reward', 'grounder-sft/loss'), x = global step. */

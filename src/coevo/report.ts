@@ -6,22 +6,43 @@
  * them, and this report, which reads them.
  */
 import type { PhaseRecord, RunRecord, MetricRecord } from '../store/schema';
+import { filtersOff, funnelCounts, funnelFromSummary, funnelSteps, type DistillFunnel, type FunnelKey } from './funnel';
 import type { CoevoReport, IterationReport, StepSample, SuiteMetrics } from './records';
 
 /** Prefix of an evaluate phase's summary keys: `metric:web/cross-domain/step_success` = 0.42. */
 export const METRIC_PREFIX = 'metric:';
+/** Prefix of a metric's n beside it: `n:web/cross-domain/step_success` = 19 (runs before it have none). */
+export const COUNT_PREFIX = 'n:';
 /** Planner GRPO phase summary: mean plan reward of its sampled instructions. */
 export const REWARD_MEAN = 'reward_mean';
 /** Planner GRPO phase summary: share of groups whose rewards were not all equal. */
 export const INFORMATIVE_RATIO = 'informative_ratio';
 
-/** The summary an evaluate phase commits for its suite metrics; refuses keys not shaped suite/split/metric and values outside [0, 1]. */
-export function evaluateSummary(metrics: SuiteMetrics): Record<string, number> {
+/**
+ * The summary an evaluate phase commits for its suite metrics and, where
+ * given, each one's n; refuses keys not shaped suite/split/metric, values
+ * outside [0, 1] and counts that are not whole numbers ≥ 1 of a metric given.
+ */
+export function evaluateSummary(metrics: SuiteMetrics, counts: Record<string, number> = {}): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [key, value] of Object.entries(metrics)) {
     if (!/^[^/\s]+\/[^/\s]+\/[^/\s]+$/.test(key)) throw new Error(`Metric key "${key}" is not of the form suite/split/metric.`);
     if (!(value >= 0 && value <= 1)) throw new Error(`Metric ${key} = ${value} is not a fraction in [0, 1].`);
     out[METRIC_PREFIX + key] = value;
+  }
+  for (const [key, n] of Object.entries(counts)) {
+    if (!(key in metrics)) throw new Error(`Count for ${key}, which is not a metric of this evaluation.`);
+    if (!(Number.isInteger(n) && n >= 1)) throw new Error(`Count of ${key} = ${n} is not a whole number ≥ 1.`);
+    out[COUNT_PREFIX + key] = n;
+  }
+  return out;
+}
+
+/** Each metric's n as an evaluate phase's summary holds it (empty for runs from before counts were kept). */
+export function countsFromSummary(summary: PhaseRecord['summary']): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, value] of Object.entries(summary)) {
+    if (key.startsWith(COUNT_PREFIX) && typeof value === 'number') out[key.slice(COUNT_PREFIX.length)] = value;
   }
   return out;
 }
@@ -75,7 +96,11 @@ export async function buildReport(store: ReportSource, runId: string, device: { 
 
   const iterations: IterationReport[] = [...evaluations.keys()]
     .sort((a, b) => a - b)
-    .map((k) => ({ k, planner_reward_mean: k === 0 ? null : numberIn(grpo.get(k), REWARD_MEAN), metrics: metricsFromSummary(evaluations.get(k)!.summary) }));
+    .map((k) => {
+      const summary = evaluations.get(k)!.summary;
+      const n = countsFromSummary(summary);
+      return { k, planner_reward_mean: k === 0 ? null : numberIn(grpo.get(k), REWARD_MEAN), metrics: metricsFromSummary(summary), ...(Object.keys(n).length ? { n } : {}) };
+    });
 
   const informative = [...grpo.entries()]
     .sort(([a], [b]) => a - b)
@@ -92,16 +117,19 @@ export async function buildReport(store: ReportSource, runId: string, device: { 
     datasets.push({ iteration: k, size: upTo.length, kept: kept.length, bySource: tally(kept.map((s) => s.source)), byStyle: tally(kept.map((s) => s.style ?? 'none')) });
   }
 
+  const config: Record<string, unknown> = typeof run.config.json === 'string' ? (JSON.parse(run.config.json) as Record<string, unknown>) : { ...run.config };
   return {
     version: 1,
     runId,
     // A co-evolution run keeps its whole (nested) config as JSON beside flat copies of its fields.
-    config: typeof run.config.json === 'string' ? (JSON.parse(run.config.json) as Record<string, unknown>) : { ...run.config },
+    config,
     device: { ...device },
     timings: phases.map((p) => ({ iteration: p.iteration, phase: p.phase, seconds: (p.finishedAt - p.startedAt) / 1000 })),
     iterations,
     datasets,
     curation: curationCounts(samples),
+    funnel: distillFunnels(lastOf('distill'), samples, filtersOff(config)),
+    style_mix: styleMix(samples),
     informative_group_ratio: informative,
     curves: Object.fromEntries([...metrics].sort((a, b) => (a.name < b.name ? -1 : 1)).map((m) => [m.name, { steps: [...m.steps], values: [...m.values] }])),
   };
@@ -127,4 +155,32 @@ function curationCounts(samples: readonly StepSample[]): CoevoReport['curation']
   }
   const rank = (stage: string) => (STAGE_ORDER.includes(stage) ? STAGE_ORDER.indexOf(stage) : STAGE_ORDER.length);
   return [...counts.values()].sort((a, b) => a.iteration - b.iteration || rank(a.stage) - rank(b.stage) || (a.stage < b.stage ? -1 : a.stage > b.stage ? 1 : 0));
+}
+
+/**
+ * The funnel of each finished distill phase: its stored counts, or for a
+ * run from before they were stored, counts from its samples' notes and the
+ * states it recorded.
+ */
+function distillFunnels(phases: ReadonlyMap<number, PhaseRecord>, samples: readonly StepSample[], off: ReadonlySet<FunnelKey>): DistillFunnel[] {
+  return [...phases.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([iteration, p]) => {
+      const stored = funnelFromSummary(p.summary);
+      const states = typeof p.summary.states === 'number' ? p.summary.states : 0;
+      const counts = stored ?? funnelCounts(samples.filter((s) => s.iteration === iteration && s.origin === 'distilled'), states);
+      const skipped = typeof p.summary.skipped === 'string' ? p.summary.skipped : undefined;
+      return { iteration, steps: funnelSteps(counts, off), ...(skipped ? { skipped } : {}) };
+    });
+}
+
+/** The referring styles πk wrote in its distilled instructions (every sampled one, and the kept ones), per iteration k ≥ 1; null style counts as 'none'. */
+function styleMix(samples: readonly StepSample[]): NonNullable<CoevoReport['style_mix']> {
+  const distilled = samples.filter((s) => s.origin === 'distilled');
+  return [...new Set(distilled.map((s) => s.iteration))]
+    .sort((a, b) => a - b)
+    .map((iteration) => {
+      const mine = distilled.filter((s) => s.iteration === iteration);
+      return { iteration, sampled: tally(mine.map((s) => s.style ?? 'none')), kept: tally(mine.filter((s) => s.kept).map((s) => s.style ?? 'none')) };
+    });
 }

@@ -3,8 +3,10 @@
  * person can read, and its metrics and training curves as SVG charts the
  * Markdown links to. Pure: the caller writes the files.
  */
-import type { CoevoReport } from './records';
+import { wilsonOfRate } from '../learn/stats';
+import type { CoevoReport, IterationReport } from './records';
 import { lineChartSvg, type ChartSeries } from './svgChart';
+import { runVerdict } from './verdict';
 
 /** One chart: `path` is relative to the directory report.md lives in. */
 export interface ChartFile {
@@ -34,6 +36,21 @@ const DASH = '—';
 const CHART_PER_METRIC = new Set(['planner']);
 
 export const formatFraction = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? DASH : v.toFixed(3));
+/** `0.188 [0.13–0.26]`: the value and its Wilson 95% interval over n items, or the value alone when n is unknown. */
+export function formatRate(v: number | null | undefined, n: number | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v) || !n) return formatFraction(v);
+  const i = wilsonOfRate(v, n);
+  return `${v.toFixed(3)} [${i.low.toFixed(2)}–${i.high.toFixed(2)}]`;
+}
+
+/** The n of a metric over the iterations: one number when all agree, else each k's ('—' where unknown). */
+function countsCell(iterations: readonly IterationReport[], key: string): string {
+  const ns = iterations.filter((it) => key in it.metrics).map((it) => it.n?.[key]);
+  if (ns.every((n) => n === undefined)) return DASH;
+  const distinct = unique(ns);
+  return distinct.length === 1 ? String(distinct[0]) : ns.map((n) => (n === undefined ? DASH : String(n))).join('/');
+}
+
 const formatSeconds = (v: number): string => (Number.isFinite(v) ? v.toFixed(1) : DASH);
 const formatValue = (v: number): string => (Number.isFinite(v) ? String(+v.toPrecision(4)) : DASH);
 
@@ -45,7 +62,7 @@ function cell(v: unknown): string {
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
   // Numbers right-aligned, so that their digits line up; text left.
-  const numeric = (i: number): boolean => rows.length > 0 && rows.every((r) => /^([+-]?\d+(\.\d+)?|—)$/.test(r[i] ?? ''));
+  const numeric = (i: number): boolean => rows.length > 0 && rows.every((r) => /^([+-]?\d+(\.\d+)?( \[\d+(\.\d+)?–\d+(\.\d+)?\])?|\d+%|\d+ \(\d+%\)|—|[\d—]+(\/[\d—]+)+)$/.test(r[i] ?? ''));
   const align = header.map((_, i) => (i > 0 && numeric(i) ? '---:' : '---'));
   return [line(header), `| ${align.join(' | ')} |`, ...rows.map(line)].join('\n');
 }
@@ -117,6 +134,10 @@ export function reportMarkdown(report: CoevoReport, options: ReportMarkdownOptio
   if (options.wallSeconds !== undefined) summary.push(`wall time ${formatSeconds(options.wallSeconds)} s`);
   md.push(summary.join(' · '), '');
 
+  md.push('## Verdict', '');
+  for (const v of runVerdict(report)) md.push(`- ${v.sentence}`);
+  md.push('', 'Each half from k = 0 to the last evaluation; a change counts only when its 95% interval (Newcombe, from the two Wilson intervals) excludes 0.', '');
+
   md.push('## Config', '');
   const flat: [string, unknown][] = [];
   flattenConfig(cfg, '', flat);
@@ -157,7 +178,12 @@ export function reportMarkdown(report: CoevoReport, options: ReportMarkdownOptio
     md.push('Informative groups: planner GRPO groups whose rewards were not all equal (the others teach nothing).', '');
   } else md.push('No iteration finished.', '');
 
-  md.push('## Metrics per iteration', '', 'Fractions in [0, 1] on held-out data; k = 0 is after the seed SFT.', '');
+  md.push(
+    '## Metrics per iteration',
+    '',
+    'Fractions in [0, 1] on held-out data; k = 0 is after the seed SFT. In brackets the Wilson 95% interval over n items (steps, tasks, queries, cells or episodes; for an F1 or other mean of values in [0, 1] the same interval is a conservative bound); n is the same items at every k. Steps of one task are not independent, so the intervals of step figures are somewhat too narrow.',
+    '',
+  );
   const keys = unique(iterations.flatMap((it) => Object.keys(it.metrics))).map((key) => ({ key, ...splitMetricKey(key) }));
   if (!keys.length) md.push('No metrics recorded.', '');
   for (const suite of unique(keys.map((k) => k.suite))) {
@@ -167,7 +193,7 @@ export function reportMarkdown(report: CoevoReport, options: ReportMarkdownOptio
       const rows = inSuite
         .filter((k) => k.split === split)
         .map(({ key, metric }) => {
-          const row = [metric, ...iterations.map((it) => formatFraction(it.metrics[key]))];
+          const row = [metric, countsCell(iterations, key), ...iterations.map((it) => formatRate(it.metrics[key], it.n?.[key]))];
           if (showDelta) {
             const a = first.metrics[key];
             const b = last.metrics[key];
@@ -175,7 +201,7 @@ export function reportMarkdown(report: CoevoReport, options: ReportMarkdownOptio
           }
           return row;
         });
-      const header = ['metric', ...kHeader, ...(showDelta ? [`Δ k=${last.k} − k=${first.k}`] : [])];
+      const header = ['metric', 'n', ...kHeader, ...(showDelta ? [`Δ k=${last.k} − k=${first.k}`] : [])];
       md.push(split ? `Split **${split}**:` : 'Metrics:', '', table(header, rows), '');
     }
     const metricNames = unique(inSuite.map((k) => k.metric));
@@ -225,6 +251,39 @@ export function reportMarkdown(report: CoevoReport, options: ReportMarkdownOptio
       });
     md.push(table(['iteration', 'stage', 'kept', 'dropped', 'dropped share'], rows), '');
   } else md.push('No curation recorded.', '');
+
+  md.push('## Distillation funnel', '', 'What survived each check of distillation, in the order they run: the filter whose row loses the most is the bottleneck.', '');
+  const funnels = [...(report.funnel ?? [])].sort((a, b) => a.iteration - b.iteration);
+  if (funnels.length) {
+    const steps = funnels[0].steps;
+    const rows = steps.map((step, j) => [
+      step.off ? `${step.label} (off)` : step.label,
+      ...funnels.map((f) => {
+        const here = f.steps[j]?.count;
+        const sampled = f.steps[1]?.count;
+        // Share of the instructions sampled, from the second row on (the first counts states).
+        return here === undefined ? DASH : j >= 1 && sampled ? `${here} (${((100 * here) / sampled).toFixed(0)}%)` : String(here);
+      }),
+    ]);
+    md.push(table(['check', ...funnels.map((f) => `E${f.iteration}`)], rows), '');
+    for (const f of funnels) if (f.skipped) md.push(`E${f.iteration}: ${f.skipped}.`, '');
+  } else md.push(report.funnel ? 'No distillation phase finished.' : 'This report predates the funnel.', '');
+
+  md.push('## Co-evolution signature', '', "The referring styles of the planner's distilled instructions per iteration, beside the grounder's accuracy on each style (reading probe, Wilson 95% interval).", '');
+  const mix = [...(report.style_mix ?? [])].sort((a, b) => a.iteration - b.iteration);
+  const styleKeys = unique(keys.filter((k) => k.suite === 'styles' && k.split !== 'all').map((k) => k.split));
+  const styles = unique([...styleKeys, ...mix.flatMap((m) => Object.keys(m.sampled))]);
+  if (styles.length && (mix.length || iterations.length)) {
+    const byK = new Map(mix.map((m) => [m.iteration, m]));
+    const share = (k: number, style: string): string => {
+      const m = byK.get(k);
+      const total = m ? Object.values(m.sampled).reduce((a, x) => a + x, 0) : 0;
+      return m && total ? `${((100 * (m.sampled[style] ?? 0)) / total).toFixed(0)}%` : DASH;
+    };
+    const header = ['style', ...iterations.flatMap((it) => [`planner k=${it.k}`, `grounder k=${it.k}`])];
+    const rows = styles.map((style) => [style, ...iterations.flatMap((it) => [share(it.k, style), formatRate(it.metrics[`styles/${style}/accuracy`], it.n?.[`styles/${style}/accuracy`])])]);
+    md.push(table(header, rows), '', 'Planner: share of its sampled instructions of each style (k = 0 has no distillation). Grounder: accuracy on the probe items of that style.', '');
+  } else md.push('No style mix or per-style accuracy recorded.', '');
 
   md.push('## Training curves', '', 'x = global step of the phase.', '');
   const curves = Object.entries(report.curves);

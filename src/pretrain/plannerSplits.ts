@@ -11,6 +11,7 @@
 import { decodeStates, evalPlanner } from '../learn/evalPlanner';
 import { plannerStatesOf, trainingPlannerStates, type PlannerState } from '../learn/plannerStates';
 import { Random } from '../learn/random';
+import { wilson } from '../learn/stats';
 import { instructionValue, tokenF1 } from '../learn/rewards';
 import { quotesOnlyScreenOrGoal } from '../learn/plannerConstraint';
 import type { PlannerConfig } from '../models/planner';
@@ -23,16 +24,6 @@ import type { BaseFigure } from './baseTypes';
 
 export const PLANNER_SPLITS = ['training templates', 'held-out mixed', 'cross-task', 'cross-site', 'cross-domain', 'mobile'] as const;
 export type PlannerSplit = (typeof PLANNER_SPLITS)[number];
-
-/** Wilson score interval (95%) of k successes in n. */
-export function wilson(k: number, n: number, z = 1.959964): { low: number; high: number } {
-  if (n === 0) return { low: 0, high: 1 };
-  const p = k / n;
-  const d = 1 + (z * z) / n;
-  const centre = (p + (z * z) / (2 * n)) / d;
-  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
-}
 
 /**
  * `count` states of each split, from `seed` (held-out tasks of

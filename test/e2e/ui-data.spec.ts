@@ -32,6 +32,16 @@ test('the data view browses a run\'s samples with provenance, reasons, filters a
     expect(Number(await chart.getAttribute('data-segments'))).toBeGreaterThan(0);
   }
 
+  // The distillation funnel of E1: the report's counts, in order, never widening; the same counts as report.json.
+  const funnel = page.getByTestId('funnel-1');
+  await expect(funnel).toBeVisible();
+  const counts = report.funnel![0].steps.map((s) => s.count);
+  await expect(funnel).toHaveAttribute('data-counts', counts.join(','));
+  expect(counts[1]).toBeGreaterThan(0);
+  for (let i = 3; i < counts.length; i++) expect(counts[i]).toBeLessThanOrEqual(counts[i - 1]);
+  expect(counts.at(-1)).toBe(report.datasets[1].kept - report.datasets[0].kept);
+  await expect(funnel.locator('rect')).toHaveCount(counts.length);
+
   // Distilled samples of iteration 1 name the planner that wrote them; the filter lives in the URL.
   await page.getByRole('combobox', { name: 'Iteration' }).selectOption('1');
   await expect(page).toHaveURL(/d-it=1/);

@@ -242,14 +242,14 @@ describe('reportMarkdown', () => {
 
   it('tabulates metrics per suite and split: rows are metrics, columns are k, with the change from first to last', () => {
     const rows = tableAfter(md, 'Split **cross-domain**');
-    expect(rows[0]).toBe('| metric | k=0 | k=1 | k=2 | Δ k=2 − k=0 |');
-    expect(rows[1]).toBe('| --- | ---: | ---: | ---: | ---: |');
-    expect(rows).toContain('| step_success | 0.125 | 0.188 | 0.375 | +0.250 |');
-    expect(rows).toContain('| element_accuracy | 0.250 | 0.313 | 0.438 | +0.188 |');
-    expect(tableAfter(md, 'Split **cross-task**')).toContain('| step_success | 0.200 | 0.300 | 0.350 | +0.150 |');
-    expect(tableAfter(md, 'Split **mobile-icon**')).toContain('| accuracy | 0.500 | 0.563 | 0.688 | +0.188 |');
+    expect(rows[0]).toBe('| metric | n | k=0 | k=1 | k=2 | Δ k=2 − k=0 |');
+    expect(rows[1]).toBe('| --- | ---: | ---: | ---: | ---: | ---: |');
+    expect(rows).toContain('| step_success | — | 0.125 | 0.188 | 0.375 | +0.250 |');
+    expect(rows).toContain('| element_accuracy | — | 0.250 | 0.313 | 0.438 | +0.188 |');
+    expect(tableAfter(md, 'Split **cross-task**')).toContain('| step_success | — | 0.200 | 0.300 | 0.350 | +0.150 |');
+    expect(tableAfter(md, 'Split **mobile-icon**')).toContain('| accuracy | — | 0.500 | 0.563 | 0.688 | +0.188 |');
     // A metric missing at k = 1 shows as a dash, not as 0.
-    expect(tableAfter(md, 'Split **all**')).toContain('| task_success | 0.063 | — | 0.188 | +0.125 |');
+    expect(tableAfter(md, 'Split **all**')).toContain('| task_success | — | 0.063 | — | 0.188 | +0.125 |');
     expect(md.indexOf('### web')).toBeLessThan(md.indexOf('### grounding'));
   });
 
@@ -318,8 +318,8 @@ describe('reportMarkdown', () => {
     const r = reportMarkdown(withPlanner);
     const section = r.markdown.slice(r.markdown.indexOf('### planner'));
     // planner/cross-site/exact is (k + 1 + 0) / 16 at k = 0, 1, 2.
-    expect(tableAfter(section, 'Split **cross-site**')).toContain('| exact | 0.063 | 0.125 | 0.188 | +0.125 |');
-    expect(tableAfter(section, 'Split **mobile**')).toContain('| prompts_cut | 0.438 | 0.500 | 0.563 | +0.125 |');
+    expect(tableAfter(section, 'Split **cross-site**')).toContain('| exact | — | 0.063 | 0.125 | 0.188 | +0.125 |');
+    expect(tableAfter(section, 'Split **mobile**')).toContain('| prompts_cut | — | 0.438 | 0.500 | 0.563 | +0.125 |');
     const planner = r.charts.filter((c) => c.path.startsWith('charts/metrics-planner'));
     expect(planner.map((c) => c.path)).toEqual(figures.map((m) => `charts/metrics-planner-${m.replace('_', '-')}.svg`));
     for (const c of planner) {

@@ -73,6 +73,24 @@ describe('buildReport', () => {
         { iteration: 1, stage: 'misaligned', kept: 2, dropped: 0 },
         { iteration: 1, stage: 'diversity', kept: 2, dropped: 0 },
       ],
+      // Four sampled: one dropped by the pool, one as too easy (the phase stored no states count).
+      funnel: [
+        {
+          iteration: 1,
+          steps: [
+            ['states', 'states sampled', 0],
+            ['sampled', 'instructions sampled', 4],
+            ['parsed', 'parsed', 4],
+            ['right-step', 'right type/value, names a target', 4],
+            ['new', 'not a repeat', 4],
+            ['verified', 'verified by the pool', 3],
+            ['not-too-easy', 'not too easy', 2],
+            ['aligned', 'not misaligned', 2],
+            ['kept', 'kept by diversity', 2],
+          ].map(([key, label, count]) => ({ key, label, count })),
+        },
+      ],
+      style_mix: [{ iteration: 1, sampled: { color: 2, text: 2 }, kept: { color: 2 } }],
       informative_group_ratio: [{ iteration: 1, value: 0.75 }],
       curves: {
         'grounder-sft/loss': { steps: [1, 2, 3], values: [4, 1.5, 1.25] },

@@ -13,6 +13,7 @@ import { decodeStates } from '../../learn/evalPlanner';
 import { trainingPlannerStates } from '../../learn/plannerStates';
 import { DISTILL_STAGES, judgeSampled, type SampledInstruction } from '../distill';
 import { decodeRows } from '../evaluate';
+import { funnelCounts, funnelSummary } from '../funnel';
 import { verifierPool } from '../pools';
 import type { PhaseContext, PhaseOutput } from './context';
 import { gatedPool } from './training';
@@ -79,6 +80,8 @@ export async function distillPhase(ctx: PhaseContext): Promise<PhaseOutput> {
     sampled: samples.length,
     kept: samples.filter((s) => s.kept).length,
   };
+  // The funnel, stored so the report need not rederive it (older runs still get it from the notes).
+  Object.assign(summary, funnelSummary(funnelCounts(samples, states.length)));
   // Where the dropped samples fell: the first stage that said drop.
   for (const stage of DISTILL_STAGES) summary[`dropped:${stage}`] = 0;
   for (const s of samples) {

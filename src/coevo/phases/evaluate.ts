@@ -6,8 +6,8 @@
  * referring style, per-cell reading). The planner's own figures sample one
  * instruction per state at the loop's temperature (what GRPO will draw)
  * from the phase's seeded source, so a rerun after a reload draws the same.
- * The metrics are the phase's summary (evaluateSummary's `metric:` keys),
- * which the report reads.
+ * The metrics are the phase's summary (evaluateSummary's `metric:` keys,
+ * each with its n under `n:`), which the report reads.
  */
 import { evaluateAgent, neuralAgent, type EvaluationSizes } from '../evaluate';
 import { evaluateSummary } from '../report';
@@ -34,12 +34,12 @@ export async function evaluatePhase(ctx: PhaseContext): Promise<PhaseOutput> {
     batch: EVAL_BATCH,
     constrained: ctx.config.plannerConstraint,
   });
-  const { metrics } = await evaluateAgent(gatedAgent(agent, ctx.journal), state.suites(), {
+  const { metrics, counts } = await evaluateAgent(gatedAgent(agent, ctx.journal), state.suites(), {
     sizes: evaluationSizes(ctx.config.evalSize),
     probe: state.probe(),
     batch: EVAL_BATCH,
     sampling: { temperature: ctx.config.temperature, rng: ctx.journal.random(ctx.rng.fork('sample')) },
     onProgress: (done, total) => ctx.report({ done, total }),
   });
-  return { summary: evaluateSummary(metrics) };
+  return { summary: evaluateSummary(metrics, counts) };
 }

@@ -11,6 +11,9 @@ export interface ChartLine extends XYSeries {
   dash?: number;
   /** Mark every point: for per-iteration series, which have only a few. */
   points?: boolean;
+  /** An interval per point (e.g. Wilson 95%), drawn as error bars; index-aligned with x, null where there is none. */
+  low?: (number | null)[];
+  high?: (number | null)[];
 }
 
 /** Counts per category (rows) and bar (columns), for StackedBars. */

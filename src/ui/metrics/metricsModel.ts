@@ -4,7 +4,8 @@
  * which training curves go together, and the lines of each panel for one run
  * or for two runs overlaid (the compared run dashed, in the same colours).
  */
-import type { CoevoReport } from '../../coevo/records';
+import type { CoevoReport, IterationReport } from '../../coevo/records';
+import { wilsonOfRate } from '../../learn/stats';
 import type { ChartLine } from '../charts/types';
 import { colourAt } from '../charts/palette';
 
@@ -140,19 +141,40 @@ function runSuffix(runs: readonly ChartRun[], r: ChartRun): string {
   return runs.length > 1 ? ` · ${r.label}` : '';
 }
 
-/** A suite panel's lines for each run: x = iteration k, y = the metric (missing iterations are gaps). */
+/** The Wilson 95% interval of a metric at one iteration, when the run recorded its n. */
+export function metricInterval(it: IterationReport, key: string): { low: number; high: number } | null {
+  const v = it.metrics[key];
+  const n = it.n?.[key];
+  return Number.isFinite(v) && n ? wilsonOfRate(v, n) : null;
+}
+
+/** A suite panel's lines for each run: x = iteration k, y = the metric (missing iterations are gaps), with Wilson error bars where n is known. */
 export function suiteLines(panel: SuitePanel, runs: readonly ChartRun[]): ChartLine[] {
   return runs.flatMap((r) =>
-    panel.lines.map((l) => ({
-      label: l.label + runSuffix(runs, r),
-      legend: l.label,
-      colour: l.colour,
-      dash: r.dash,
-      points: true,
-      x: r.report.iterations.map((it) => it.k),
-      y: r.report.iterations.map((it) => it.metrics[l.key] ?? null),
-    })),
+    panel.lines.map((l) => {
+      const intervals = r.report.iterations.map((it) => metricInterval(it, l.key));
+      return {
+        label: l.label + runSuffix(runs, r),
+        legend: l.label,
+        colour: l.colour,
+        dash: r.dash,
+        points: true,
+        x: r.report.iterations.map((it) => it.k),
+        y: r.report.iterations.map((it) => it.metrics[l.key] ?? null),
+        ...(intervals.some((i) => i !== null) ? { low: intervals.map((i) => i?.low ?? null), high: intervals.map((i) => i?.high ?? null) } : {}),
+      };
+    }),
   );
+}
+
+/** The styles of the co-evolution signature, in REF_STYLES order first, then any other by name. */
+export function signatureStyles(report: CoevoReport, order: readonly string[]): string[] {
+  const fromMix = (report.style_mix ?? []).flatMap((m) => Object.keys(m.sampled));
+  const fromProbe = metricKeys([report]).flatMap((k) => {
+    const m = parseMetricKey(k);
+    return m && m.suite === 'styles' && m.split !== 'all' ? [m.split] : [];
+  });
+  return ordered(order, [...fromMix, ...fromProbe]);
 }
 
 /** Per-iteration GRPO numbers: the planner's mean plan reward and the informative-group ratio. */
