@@ -188,7 +188,10 @@ export class Store {
       if (m.steps.length !== m.values.length) throw new StoreError(`Cannot commit ${what}: metric ${m.name} has ${m.steps.length} steps but ${m.values.length} values.`);
     }
     // The phase's mid-phase save goes in the same transaction: it is either still needed or the phase is whole.
-    const names: StoreNames<CoevoDB>[] = ['runs', 'phases', 'progress'];
+    const names: StoreNames<CoevoDB>[] = ['runs', 'phases'];
+    // A handle opened at an older version (migration tests build old databases so) has no progress store.
+    const progress = this.db.objectStoreNames.contains('progress');
+    if (progress) names.push('progress');
     if (samples.length) names.push('samples');
     if (trajectories.length) names.push('trajectories');
     if (screens.length) names.push('screens');
@@ -206,7 +209,7 @@ export class Store {
       const next: RunRecord = { ...run, ...runPatch, id: runId };
       write(tx.objectStore('runs').put(next));
       write(tx.objectStore('phases').put(phase));
-      write(tx.objectStore('progress').delete(runId));
+      if (progress) write(tx.objectStore('progress').delete(runId));
       for (const s of samples) write(tx.objectStore('samples').put(sampleRecord(s)));
       for (const t of trajectories) write(tx.objectStore('trajectories').put(t));
       for (const s of screens) write(tx.objectStore('screens').put(s));
