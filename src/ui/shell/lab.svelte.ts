@@ -101,7 +101,9 @@ export class Lab {
     } else if (this.firstVisit) {
       // A first visit opens on a finished run rather than an empty lab (example=0 keeps the lab empty, as tests want).
       const id = await this.firstVisit;
-      if (id) await this.showExample(id, false);
+      // Storing the example takes seconds: a run the visitor started or picked meanwhile stays on show.
+      if (id && this.runId === null) await this.showExample(id, false);
+      else if (id) await this.session.refresh();
     }
   }
 
