@@ -6,7 +6,7 @@ import { test, expect } from '@playwright/test';
  * says what differs from the defaults. Runs are created paused: nothing trains.
  */
 test('the form starts a coevo=false run and refuses a bad value with the validator’s message', async ({ page }) => {
-  await page.goto('/?backend=wasm&preset=tiny');
+  await page.goto('/?backend=wasm&preset=tiny&example=0');
   await page.waitForFunction(() => window.coevo !== undefined);
   await page.evaluate(() => window.coevo?.ready());
   const name = page.getByTestId('next-run-name');
