@@ -8,6 +8,7 @@
  * deflated with fflate at a fixed level, so equal pixels give equal bytes.
  */
 import { zlibSync } from 'fflate';
+import { concatBytes } from './concat';
 import { crc32 } from './crc32';
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -34,11 +35,5 @@ export function rgbPng(rgb: Uint8Array, width: number, height: number): Uint8Arr
   const raw = new Uint8Array(height * (stride + 1));
   for (let y = 0; y < height; y++) raw.set(rgb.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1); // filter byte 0 (None)
   const parts = [Uint8Array.from(SIGNATURE), chunk('IHDR', header), chunk('IDAT', zlibSync(raw, { level: 9 })), chunk('IEND', new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }

@@ -1,15 +1,6 @@
 import { test, expect, chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config';
-
-/** Collects console errors and uncaught page errors, so a test can assert there were none. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return errors;
-}
+import { watchErrors } from './page-errors';
 
 async function trainAndReadLoss(page: Page): Promise<{ first: number; last: number; points: number }> {
   await page.getByTestId('train').click();

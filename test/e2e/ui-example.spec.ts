@@ -3,6 +3,7 @@ import { test, expect, type Page } from '@playwright/test';
 import type { CoevoReport } from '../../workers/api';
 import { heatPixels } from './ui-heatmap';
 import { expectAccessible } from './ui-data-runs';
+import { watchErrors } from './page-errors';
 
 /**
  * The example run that ships with the app (public/example/, issue 29):
@@ -17,15 +18,6 @@ import { expectAccessible } from './ui-data-runs';
 const ABOUT = JSON.parse(readFileSync('public/example/tiny-run.json', 'utf8')) as { runId: string; file: string };
 const EXAMPLE_ZIP = 'public/example/tiny-run.zip';
 const WITHIN = 10_000;
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
-}
 
 const runIds = (page: Page) => page.evaluate(() => window.coevo!.listRuns().then((runs) => runs.filter((r) => r.kind === 'coevo').map((r) => r.id)));
 

@@ -2,6 +2,7 @@ import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import type { CoevoStartOptions } from '../../workers/api';
 import { MINI as MINI_RUN } from './mini';
+import { watchErrors } from './page-errors';
 
 /**
  * The Loop view (home) on WASM with a mini run: stepping phase by phase
@@ -43,15 +44,6 @@ async function expectAccessible(page: Page, selector: string): Promise<void> {
   const result = await new AxeBuilder({ page }).include(selector).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)).toEqual([]);
-}
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
 }
 
 test('stepping one full iteration phase by phase lights each phase in turn and fills its view', async ({ page }) => {

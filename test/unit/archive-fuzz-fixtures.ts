@@ -6,6 +6,7 @@
 import { Deflate, deflateSync, inflateSync, unzipSync } from 'fflate';
 import { openDB } from 'idb';
 import { crc32 } from '../../src/coevo/archive';
+import { concatBytes } from '../../src/bytes/concat';
 
 export interface RawEntry {
   name: string;
@@ -70,18 +71,9 @@ export function writeZip(entries: readonly RawEntry[]): Uint8Array {
   ev.setUint16(10, entries.length, true);
   ev.setUint32(12, cdSize, true);
   ev.setUint32(16, offset, true);
-  return concat([...parts, ...central, end]);
+  return concatBytes([...parts, ...central, end]);
 }
 
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /**
  * A raw deflate stream of `repeats` × 64 MiB of zeros: one 64 MiB block run
@@ -94,14 +86,14 @@ export function zerosBomb(repeats: number): { stream: Uint8Array; inflatedBytes:
   const d = new Deflate({ level: 9 }, (c) => chunks.push(c));
   d.push(new Uint8Array(64 * 1024 * 1024));
   d.flush();
-  const block = concat(chunks);
+  const block = concatBytes(chunks);
   chunks.length = 0;
   d.push(new Uint8Array(0), true);
-  const tail = concat(chunks);
+  const tail = concatBytes(chunks);
   // One copy and the tail inflate to exactly 64 MiB of zeros: the stream is what it claims.
-  const once = inflateSync(concat([block, tail]));
+  const once = inflateSync(concatBytes([block, tail]));
   if (once.length !== 64 * 1024 * 1024 || once.some((b) => b !== 0)) throw new Error('the bomb block does not inflate to 64 MiB of zeros');
-  return { stream: concat([...Array.from({ length: repeats }, () => block), tail]), inflatedBytes: repeats * 64 * 1024 * 1024 };
+  return { stream: concatBytes([...Array.from({ length: repeats }, () => block), tail]), inflatedBytes: repeats * 64 * 1024 * 1024 };
 }
 
 /** Every object store of a database, keys and values, blobs as their bytes: two equal dumps mean byte-identical contents. */

@@ -8,27 +8,15 @@ import { describe, expect, it } from 'vitest';
 import type { CoevoReport, IterationReport } from '../../src/coevo/records';
 import { formatRate, reportMarkdown } from '../../src/coevo/reportMarkdown';
 import { runVerdict, versusVerdict } from '../../src/coevo/verdict';
+import { reportOf } from './report-fixture';
 
 const it0 = (metrics: Record<string, number>, n?: Record<string, number>, k = 0): IterationReport => ({ k, planner_reward_mean: k ? 0.3 : null, metrics, ...(n ? { n } : {}) });
 
 const STEP = 'web/all/step_success';
 const GROUND = 'grounding/all/accuracy';
 
-function report(iterations: IterationReport[], extra: Partial<CoevoReport> = {}): CoevoReport {
-  return {
-    version: 1,
-    runId: 'r',
-    config: { preset: 'tiny', seed: 1, iterations: 1, curation: { tooEasy: true, misaligned: true, diversity: false } },
-    device: { backend: 'wasm', adapter: 'x' },
-    timings: [],
-    iterations,
-    datasets: [],
-    curation: [],
-    informative_group_ratio: [],
-    curves: {},
-    ...extra,
-  };
-}
+const CONFIG = { preset: 'tiny', seed: 1, iterations: 1, curation: { tooEasy: true, misaligned: true, diversity: false } };
+const report = (iterations: IterationReport[], extra: Partial<CoevoReport> = {}): CoevoReport => reportOf(iterations, { config: CONFIG, device: { backend: 'wasm', adapter: 'x' }, ...extra });
 
 describe('verdict', () => {
   it('says improved only when the interval of the change lies above 0, and got worse when below', () => {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CoevoReport } from '../../src/coevo/records';
 import { funnelChart } from '../../src/ui/data/funnelModel';
+import { reportOf } from './report-fixture';
 import { signatureStyles, suiteLines, suitePanels } from '../../src/ui/metrics/metricsModel';
 
 describe('funnel chart model', () => {
@@ -38,19 +39,7 @@ describe('funnel chart model', () => {
   });
 });
 
-const report = (iterations: CoevoReport['iterations'], style_mix?: CoevoReport['style_mix']): CoevoReport => ({
-  version: 1,
-  runId: 'r',
-  config: {},
-  device: { backend: 'wasm', adapter: '' },
-  timings: [],
-  iterations,
-  datasets: [],
-  curation: [],
-  informative_group_ratio: [],
-  curves: {},
-  ...(style_mix ? { style_mix } : {}),
-});
+const report = (iterations: CoevoReport['iterations'], style_mix?: CoevoReport['style_mix']): CoevoReport => reportOf(iterations, style_mix ? { style_mix } : {});
 
 describe('metrics view: error bars and signature', () => {
   it('gives a line Wilson error bars at the iterations whose n is recorded, and none without n', () => {

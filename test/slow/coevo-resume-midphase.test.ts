@@ -6,7 +6,7 @@
  * byte), and each resumed phase must continue from its mid-phase save, not
  * from its start. A very small config (WASM, fake IndexedDB, the synthetic
  * painter), but two runs and 16 cuts are still minutes (about 16 on a loaded
- * 2-core machine), so this suite runs with COEVO_SLOW=1 (npm run test:slow);
+ * 2-core machine), so it lives in test/slow (npm run test:slow);
  * the default suite cuts one phase (coevo-runner.test.ts) and checks the
  * journal's replay on a toy phase (phase-journal.test.ts).
  */
@@ -121,17 +121,22 @@ async function runWithCuts(store: Store, runId: string, cuts: Cut[], saveEveryMs
   }
 }
 
-describe.skipIf(process.env.COEVO_SLOW !== '1')('a run reloaded in the middle of phases', () => {
+/** What a run with this config stores when nothing interrupts it. */
+async function uninterruptedRun(cfg: CoevoConfig): Promise<Awaited<ReturnType<typeof storedRun>>> {
+  const refStore = await openStore();
+  const ref = await CoevoRunner.create(deps(refStore, Number.POSITIVE_INFINITY), cfg);
+  expect(await ref.run()).toBe('done');
+  ref.dispose();
+  await ref.whenDisposed();
+  return storedRun(refStore, ref.runId);
+}
+
+describe('a run reloaded in the middle of phases', () => {
   it('resumes every phase type from its mid-phase save and ends equal to the uninterrupted run', async () => {
     const tensors = tf.memory().numTensors;
     const cfg = smallConfig();
 
-    const refStore = await openStore();
-    const ref = await CoevoRunner.create(deps(refStore, Number.POSITIVE_INFINITY), cfg);
-    expect(await ref.run()).toBe('done');
-    ref.dispose();
-    await ref.whenDisposed();
-    const expected = await storedRun(refStore, ref.runId);
+    const expected = await uninterruptedRun(cfg);
     expect(expected.status).toBe('done');
 
     // Two cuts in every phase of the plan, the second later in the phase than the first.
@@ -171,12 +176,7 @@ describe.skipIf(process.env.COEVO_SLOW !== '1')('a run reloaded in the middle of
   it('with LoRA and no save yet, a cut phase starts over and still ends equal', async () => {
     const tensors = tf.memory().numTensors;
     const cfg = smallConfig({ lora: { enabled: true, rank: 2, alpha: 4 }, plannerSftLr: 0.05, grounderGrpo: false, iterations: 1 });
-    const refStore = await openStore();
-    const ref = await CoevoRunner.create(deps(refStore, Number.POSITIVE_INFINITY), cfg);
-    expect(await ref.run()).toBe('done');
-    ref.dispose();
-    await ref.whenDisposed();
-    const expected = await storedRun(refStore, ref.runId);
+    const expected = await uninterruptedRun(cfg);
 
     // LoRA adapters are trained state too: cut the training phases mid-way (saves every batch) ...
     const store = await openStore();
