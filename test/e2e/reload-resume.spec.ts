@@ -1,11 +1,16 @@
 /**
  * Resume within a batch (issue 34, acceptance 1), in the real app on WASM: a
- * run is reloaded at random moments; after each reload the page takes the
+ * run is reloaded inside its phases; after each reload the page takes the
  * run up by itself (no click), the phase it was in continues from its last
  * save no more than one batch short of where the page last saw it, and
  * the finished run's report equals an uninterrupted run's with the same
- * seed. The default suite reloads 3 times; COEVO_SLOW=1 reloads 10 times
- * (npm run test:e2e:slow).
+ * seed. Each reload waits for a phase of the plan to be part done, at a
+ * seeded random point: the default suite reloads in 3 phases drawn at
+ * random; COEVO_SLOW=1 (npm run test:e2e:slow) reloads 10 times, in every
+ * phase of the plan and twice in each evaluation. The mini run's seed phase
+ * is one batch that does not yield to the worker's message loop, so the page
+ * never sees it part done and its moment falls in the planner's SFT;
+ * test/slow/coevo-resume-midphase.test.ts cuts it in Node instead.
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { CoevoProgress, CoevoReport } from '../../workers/api';
@@ -22,14 +27,14 @@ async function open(page: Page): Promise<void> {
 const status = (page: Page, runId: string): Promise<CoevoProgress> => page.evaluate((id) => window.coevo!.coevoStatus(id), runId);
 const report = (page: Page, runId: string): Promise<CoevoReport> => page.evaluate((id) => window.coevo!.coevoReport(id), runId);
 
-async function waitFor(page: Page, runId: string, until: (p: CoevoProgress) => boolean, timeoutMs = 600_000): Promise<CoevoProgress> {
+async function waitFor(page: Page, runId: string, until: (p: CoevoProgress) => boolean, timeoutMs = 600_000, pollMs = 100): Promise<CoevoProgress> {
   const t0 = Date.now();
   for (;;) {
     const p = await status(page, runId);
     if (p.state === 'failed') throw new Error(`run failed: ${p.error}`);
     if (until(p)) return p;
     if (Date.now() - t0 > timeoutMs) throw new Error(`timed out at ${JSON.stringify(p)}`);
-    await page.waitForTimeout(100);
+    await page.waitForTimeout(pollMs);
   }
 }
 
@@ -37,10 +42,34 @@ async function waitFor(page: Page, runId: string, until: (p: CoevoProgress) => b
 const essence = (r: CoevoReport) => ({ config: r.config, datasets: r.datasets, iterations: r.iterations, curation: r.curation });
 
 /** A seeded draw, so a failing run of this test can be repeated. */
-function delays(seed: number, n: number, totalMs: number): number[] {
+function draws(seed: number): () => number {
   let s = seed;
-  const next = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  return Array.from({ length: n }, () => Math.round((0.3 + next()) * (totalMs / n)));
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+}
+
+/** The mini run's plan (K = 1): the seed phases, then one iteration. */
+const PLAN_LENGTH = 8;
+const EVALUATIONS = [3, 7];
+
+interface Moment {
+  phaseIndex: number;
+  /** Reload once this share of the phase's items is done, and at least one of its batches (never all of it). */
+  share: number;
+}
+
+/** Where to reload: every phase once and each evaluation twice (10), or 3 phases drawn at random. */
+function moments(seed: number, n: number): Moment[] {
+  const next = draws(seed);
+  const share = (lo: number, hi: number) => lo + next() * (hi - lo);
+  const phases = n >= PLAN_LENGTH + EVALUATIONS.length
+    ? [...Array.from({ length: PLAN_LENGTH }, (_, i) => i), ...EVALUATIONS]
+    : Array.from({ length: PLAN_LENGTH }, (_, i) => i).sort(() => next() - 0.5).slice(0, n);
+  const seen = new Set<number>();
+  return phases.sort((a, b) => a - b).map((phaseIndex) => {
+    const again = seen.has(phaseIndex);
+    seen.add(phaseIndex);
+    return { phaseIndex, share: again ? share(0.55, 0.8) : share(0.05, 0.45) };
+  });
 }
 
 test(`a run reloaded ${RELOADS} times at random moments continues by itself within a batch and ends as an uninterrupted run`, async ({ page }) => {
@@ -54,14 +83,13 @@ test(`a run reloaded ${RELOADS} times at random moments continues by itself with
 
   const { runId } = await page.evaluate((o) => window.coevo!.startCoevo(o), MINI);
   const seed = Number(process.env.COEVO_RELOAD_SEED ?? Date.now() % 100_000);
-  const waits = delays(seed, RELOADS, runMs);
-  console.log(`uninterrupted run: ${(runMs / 1000).toFixed(1)} s; reload seed ${seed}; waits ${waits.join(', ')} ms`);
+  const plan = moments(seed, RELOADS);
+  console.log(`uninterrupted run: ${(runMs / 1000).toFixed(1)} s; reload seed ${seed}; moments ${plan.map((m) => `#${m.phaseIndex} at ${(m.share * 100).toFixed(0)}%`).join(', ')}`);
   const seen: string[] = [];
   const phases = new Set<string>();
-  for (const wait of waits) {
-    await page.waitForTimeout(wait);
-    // The last the page saw before the reload.
-    const before = await status(page, runId);
+  for (const m of plan) {
+    // The last the page saw before the reload: inside the phase, part done (or already past it, if the phase was too quick).
+    const before = await waitFor(page, runId, (p) => p.state === 'done' || p.phaseIndex > m.phaseIndex || (p.phaseIndex === m.phaseIndex && (p.batches ?? 0) >= 1 && p.total > 0 && p.done >= m.share * p.total && p.done < p.total), 600_000, 20);
     if (before.state === 'done') break;
     await page.reload();
     await open(page);
