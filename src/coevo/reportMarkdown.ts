@@ -6,6 +6,7 @@
 import { wilsonOfRate } from '../learn/stats';
 import type { CoevoReport, IterationReport } from './records';
 import { lineChartSvg, type ChartSeries } from './svgChart';
+import { markdownCell as cell, markdownTable } from './markdownTable';
 import { runVerdict } from './verdict';
 
 /** One chart: `path` is relative to the directory report.md lives in. */
@@ -54,17 +55,10 @@ function countsCell(iterations: readonly IterationReport[], key: string): string
 const formatSeconds = (v: number): string => (Number.isFinite(v) ? v.toFixed(1) : DASH);
 const formatValue = (v: number): string => (Number.isFinite(v) ? String(+v.toPrecision(4)) : DASH);
 
-function cell(v: unknown): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
-  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
-
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const line = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
   // Numbers right-aligned, so that their digits line up; text left.
   const numeric = (i: number): boolean => rows.length > 0 && rows.every((r) => /^([+-]?\d+(\.\d+)?( \[\d+(\.\d+)?–\d+(\.\d+)?\])?|\d+%|\d+ \(\d+%\)|—|[\d—]+(\/[\d—]+)+)$/.test(r[i] ?? ''));
-  const align = header.map((_, i) => (i > 0 && numeric(i) ? '---:' : '---'));
-  return [line(header), `| ${align.join(' | ')} |`, ...rows.map(line)].join('\n');
+  return markdownTable(header, rows, (i) => i > 0 && numeric(i));
 }
 
 /** Nested config objects as dotted keys, so each setting is one row. */

@@ -4,6 +4,7 @@
  * differences. Pure: the caller writes the file.
  */
 import type { PairedFigure, SeedFigure, SeedStudy } from './seedStudy';
+import { markdownTable } from './markdownTable';
 import { splitMetricKey } from './reportMarkdown';
 
 const DASH = '—';
@@ -17,10 +18,7 @@ export function formatSeedFigure(f: SeedFigure | undefined, diff = false): strin
   return `${v(f.mean)}${range} (${f.n})`;
 }
 
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const line = (cells: readonly string[]): string => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
-  return [line(header), `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...rows.map(line)].join('\n');
-}
+const table = (header: readonly string[], rows: readonly (readonly string[])[]): string => markdownTable(header, rows, (i) => i > 0);
 
 /** One table per suite: rows `split/metric`, a column per k. */
 function suiteTables(iterations: readonly { k: number; metrics: Record<string, SeedFigure | PairedFigure> }[], diff: boolean): string[] {
