@@ -77,7 +77,6 @@ export function createCoevoHost(deps: HostDeps) {
     tell({ ...progress, drivenHere: undefined, drivenElsewhere: { tab: tab.id, openedAt: tab.openedAt } });
   };
 
-  /** Watches a run another tab drives until that tab lets go, then says so once. */
   /**
    * Watches a run another tab drives until that tab lets go, then says so
    * once; or, with `takeUp`, takes the run up and runs it on here then (a
@@ -120,16 +119,17 @@ export function createCoevoHost(deps: HostDeps) {
   const recentFailures = new Map<string, number>();
   /** What the engine did to a run that its progress should say (a fallback from a lost GPU). */
   const notices = new Map<string, string>();
-  const progressOf = (r: CoevoRunner): CoevoProgress => {
-    const notice = notices.get(r.runId);
-    return { ...r.progress(), drivenHere: true, ...(notice ? { notice } : {}) };
+  /** A runner's progress as this tab reports it: driven here, with any notice the engine has for it. */
+  const shownHere = (p: CoevoProgress): CoevoProgress => {
+    const notice = notices.get(p.runId);
+    return { ...p, drivenHere: true, ...(notice ? { notice } : {}) };
   };
+  const progressOf = (r: CoevoRunner): CoevoProgress => shownHere(r.progress());
 
   function watch(runner: CoevoRunner): CoevoRunner {
     runners.set(runner.runId, runner);
     runner.onProgress((p) => {
-      const notice = notices.get(p.runId);
-      const shown: CoevoProgress = { ...p, drivenHere: true, ...(notice ? { notice } : {}) };
+      const shown = shownHere(p);
       tell(shown);
       channel.postMessage({ type: 'progress', progress: shown, tab: locks.tab } satisfies ProgressMessage);
       if (p.state === 'done' || p.state === 'failed') {
