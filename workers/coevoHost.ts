@@ -27,6 +27,7 @@ import { PRESET_NAMES, type PresetName } from '../src/models/presets';
 import type { CoevoControl, CoevoStartOptions, DeviceInfo } from './api';
 import { createRunLocks, RunLockedError, type TabInfo } from './runLocks';
 import { deviceLabel } from './deviceLabel';
+import { onePerKey } from './onePerKey';
 import { shippedBaseLoader } from './baseModels';
 
 interface HostDeps {
@@ -142,9 +143,8 @@ export function createCoevoHost(deps: HostDeps) {
     return runner;
   }
 
-  async function runnerFor(runId: string): Promise<CoevoRunner> {
-    const have = runners.get(runId);
-    if (have) return have;
+  // The lock is this tab's already while a runner loads, so it cannot keep a second load out; onePerKey does.
+  const loadRunner = onePerKey(async (runId: string): Promise<CoevoRunner> => {
     await locks.acquire(runId);
     try {
       return watch(await CoevoRunner.resume(await runnerDeps(), runId));
@@ -152,6 +152,10 @@ export function createCoevoHost(deps: HostDeps) {
       locks.release(runId);
       throw e;
     }
+  });
+
+  async function runnerFor(runId: string): Promise<CoevoRunner> {
+    return runners.get(runId) ?? loadRunner(runId);
   }
 
   /** A stored run's progress when no runner is loaded for it here. */
