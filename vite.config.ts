@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { wasmThreads } from './scripts/lib/vite-wasm-threads.ts';
 
 // Every response carries the headers of public/_headers (the file static hosts read): cross-origin
 // isolation for the tfjs WASM backend's threads, and a strict Content-Security-Policy (docs/deploying.md).
@@ -41,10 +42,11 @@ const metaCsp = (): Plugin => ({
 });
 
 export default defineConfig({
-  plugins: [svelte(), metaCsp()],
+  plugins: [svelte(), metaCsp(), wasmThreads()],
   server: { host: '127.0.0.1', port: 5173, strictPort: true, headers: devHeaders },
   preview: { host: '127.0.0.1', port: 5173, strictPort: true, headers },
-  worker: { format: 'es' },
+  // The engine worker imports tfjs-backend-wasm, so its bundle needs the threads fix too.
+  worker: { format: 'es', plugins: () => [wasmThreads()] },
   build: {
     target: 'es2022',
     chunkSizeWarningLimit: 4096,

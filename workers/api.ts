@@ -44,7 +44,8 @@ export interface AdapterInfo {
 export interface DeviceInfo {
   backend: BackendName;
   adapter?: AdapterInfo; // WebGPU only
-  wasm?: { simd: boolean; threads: boolean }; // WASM only
+  /** WASM only: `threads` is how many the backend runs on (1 without cross-origin isolation); `threadsAsked` is the count the page asked for (?threads=N), null for the default. */
+  wasm?: { simd: boolean; threads: number; threadsAsked: number | null };
 }
 
 /** Answer of the WebGPU probe: why there is no WebGPU, in words a person can act on. */
@@ -105,7 +106,7 @@ export interface EngineApi {
   /** Destroys the WebGPU device in use, as a lost GPU would be (the fault tests); false when WebGPU is not in use. */
   simulateDeviceLoss(): Promise<boolean>;
   /** Selects and initialises a tfjs backend; throws with a clear message when it cannot. */
-  useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo>;
+  useBackend(name: 'webgpu' | 'wasm', threads?: number | null): Promise<DeviceInfo>;
   /** Trains the tiny regressor, stores the run and its loss curve, streams losses to onLosses. */
   runTinyJob(config: TinyJobConfig, onLosses: (points: LossPoint[]) => void): Promise<{ run: RunRecord; result: TinyJobResult }>;
   /** A few seeded training steps of one agent under one rule, with losses and tensor counts (for parity and leak checks). */

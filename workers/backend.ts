@@ -6,6 +6,7 @@
 import * as tf from '../src/models/tf';
 import type { AdapterInfo, DeviceInfo, WebGpuProbe } from './api';
 import { registerRowKernels } from './rowKernels';
+import { registerWasmKernels } from './wasmKernels';
 import wasmPlain from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import wasmSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import wasmThreaded from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
@@ -74,7 +75,18 @@ export function simulateDeviceLoss(): boolean {
   return true;
 }
 
-export async function useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo> {
+/**
+ * The WASM backend's default thread count: one per logical core, at most the
+ * eight workers emscripten's pool starts with (more would be spawned while a
+ * kernel waits for them, which a worker cannot do).
+ */
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(MAX_THREADS, self.navigator.hardwareConcurrency || 1));
+}
+const MAX_THREADS = 8;
+
+/** Starts a backend; `threads` (WASM only) overrides the thread count, 1 for the single-threaded build. */
+export async function useBackend(name: 'webgpu' | 'wasm', threads: number | null = null): Promise<DeviceInfo> {
   if (name === 'webgpu') {
     const probe = await probeWebGpu();
     if (!probe.ok) throw new Error(probe.reason);
@@ -96,9 +108,10 @@ export async function useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo> {
   // Whatever the GPU reported concerns the GPU only; nothing runs there any more.
   gpuFault = null;
   const wasm = await import('@tensorflow/tfjs-backend-wasm');
-  // The threaded build's pthread workers fail to start once bundled ("e is not
-  // defined" inside the inlined worker script), so stay on the SIMD build.
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  const asked = threads ?? defaultThreads();
+  // One thread runs the plain SIMD build: no worker pool, nothing shared.
+  if (asked <= 1) tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  else wasm.setThreadsCount(asked);
   wasm.setWasmPaths({
     'tfjs-backend-wasm.wasm': wasmPlain,
     'tfjs-backend-wasm-simd.wasm': wasmSimd,
@@ -106,7 +119,8 @@ export async function useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo> {
   });
   if (!(await tf.setBackend('wasm'))) throw new Error('The tfjs WASM backend failed to start in this browser.');
   await tf.ready();
+  registerWasmKernels();
   const simd = Boolean(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'));
-  const threads = Boolean(await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT'));
-  return { backend: 'wasm', wasm: { simd, threads } };
+  const threaded = Boolean(await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT'));
+  return { backend: 'wasm', wasm: { simd, threads: threaded ? wasm.getThreadsCount() : 1, threadsAsked: threads } };
 }

@@ -29,7 +29,7 @@ export function createBenchHost(deps: BenchHostDeps) {
       try {
         const a = device.adapter;
         const adapter = a ? { vendor: a.vendor, architecture: a.architecture, device: a.device, description: a.description, software: a.software } : null;
-        const result = await runBench(o, { paint: await deps.paint(), adapter, coevo: deps.coevo, onProgress: (p) => (progress = p) });
+        const result = await runBench(o, { paint: await deps.paint(), adapter, threads: device.backend === 'wasm' ? (device.wasm?.threads ?? 1) : null, coevo: deps.coevo, onProgress: (p) => (progress = p) });
         const fault = deps.deviceFault?.() ?? null;
         if (fault) throw new Error(`The GPU reported an error during the benchmark, so the kernels it timed may have computed nothing: ${fault}`);
         progress = { ...progress, stage: 'done', detail: '' };

@@ -17,7 +17,7 @@ import * as Comlink from 'comlink';
 
 interface Backends {
   probeWebGpu(): Promise<WebGpuProbe>;
-  useBackend(name: 'webgpu' | 'wasm'): Promise<DeviceInfo>;
+  useBackend(name: 'webgpu' | 'wasm', threads: number | null): Promise<DeviceInfo>;
   /** Turns screens into model pixels: the real renderer in the worker. */
   paint(): Promise<Paint>;
   /** Turns screens into screenshots (the trainer export), from the same pixels. */
@@ -32,6 +32,7 @@ interface Backends {
 
 export function createEngine(backends: Backends): EngineApi {
   let device: DeviceInfo | null = null;
+  let threadsAsked: number | null = null;
   let store: Promise<Store> | null = null;
   const openStore = () => (store ??= Store.open());
   const coevo = createCoevoHost({ store: openStore, paint: () => backends.paint(), screenImages: () => backends.screenImages(), device: () => device, deviceFault: () => backends.deviceFault() });
@@ -42,7 +43,7 @@ export function createEngine(backends: Backends): EngineApi {
   // A lost GPU does not come back in this worker; the runs go on on WASM (the same numbers, DESIGN.md), from their last save.
   backends.onDeviceLost?.((reason) => {
     void coevo.goOnWithout(reason, async () => {
-      device = await backends.useBackend('wasm');
+      device = await backends.useBackend('wasm', threadsAsked);
       return 'the CPU (WASM)';
     });
   });
@@ -51,8 +52,9 @@ export function createEngine(backends: Backends): EngineApi {
     probeWebGpu: () => backends.probeWebGpu(),
     simulateDeviceLoss: async () => backends.simulateDeviceLoss?.() ?? false,
 
-    async useBackend(name) {
-      device = await backends.useBackend(name);
+    async useBackend(name, threads = null) {
+      threadsAsked = threads;
+      device = await backends.useBackend(name, threads);
       return device;
     },
 

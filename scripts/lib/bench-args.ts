@@ -12,6 +12,8 @@ export interface BenchArgs {
   out: string;
   backend: Backend;
   backendExplicit: boolean;
+  /** --threads: the WASM backend's thread count; undefined = the app's default (one per core). */
+  threads?: number;
 }
 
 export type ParsedBenchArgs = { help: true } | { help: false; args: BenchArgs };
@@ -48,6 +50,9 @@ usage: npm run bench -- [options]
   --seed S             seed of every draw, an integer ≥ 0 (default 1)
   --iterations K       co-evolution iterations for phase times and memory (default 3; 0 skips them)
   --backend B          webgpu or wasm (default webgpu; with --backend webgpu a missing adapter is an error)
+  --steps N            timed steps of each training step measured (default ${SIZES.tiny.grounderSteps} grounder
+                       and ${SIZES.tiny.plannerSteps} planner for tiny, ${SIZES.demo.grounderSteps} and ${SIZES.demo.plannerSteps} for demo)
+  --threads N          WASM threads (default: one per core, at most 8; 1 runs the single-threaded build)
   --set KEY=VALUE      override a field of the reduced co-evolution config (repeatable)
   --kernel-reps N      replays of each distinct kernel of the two steps, for the time-per-kernel
                        table (default ${SIZES.tiny.kernelReps} for tiny, ${SIZES.demo.kernelReps} for demo; 0 skips it)
@@ -57,7 +62,7 @@ The 3-iteration run uses the preset's model sizes with reduced step counts
 (listed in the JSON under iteration.config.set). Exit status: 0 measured,
 1 the benchmark or the browser failed, 2 bad arguments.`;
 
-const FLAGS = ['preset', 'out', 'seed', 'iterations', 'backend', 'set', 'kernel-reps'] as const;
+const FLAGS = ['preset', 'out', 'seed', 'iterations', 'backend', 'set', 'kernel-reps', 'threads', 'steps'] as const;
 
 /** Later `--set`s of a key replace the reduced config's value for it. */
 export function mergeSets(base: readonly string[], extra: readonly string[]): string[] {
@@ -79,7 +84,14 @@ export function parseBenchArgs(argv: readonly string[], now: Date = new Date()):
   if (backend !== undefined && backend !== 'webgpu' && backend !== 'wasm') throw new UsageError(`--backend must be webgpu or wasm, got "${backend}".`);
   const seed = given.has('seed') ? nonNegativeInteger('seed', given.get('seed') as string) : 1;
   const iterations = given.has('iterations') ? nonNegativeInteger('iterations', given.get('iterations') as string) : 3;
+  const threads = given.has('threads') ? nonNegativeInteger('threads', given.get('threads') as string) : undefined;
+  if (threads === 0) throw new UsageError('--threads must be 1 or more.');
   const sizes = { ...SIZES[preset] };
+  if (given.has('steps')) {
+    const steps = nonNegativeInteger('steps', given.get('steps') as string);
+    if (steps === 0) throw new UsageError('--steps must be 1 or more.');
+    sizes.grounderSteps = sizes.plannerSteps = steps;
+  }
   if (given.has('kernel-reps')) sizes.kernelReps = nonNegativeInteger('kernel-reps', given.get('kernel-reps') as string);
   return {
     help: false,
@@ -88,6 +100,7 @@ export function parseBenchArgs(argv: readonly string[], now: Date = new Date()):
       out: given.get('out') ?? `out/bench/${preset}-${timestampName(now)}.json`,
       backend: backend ?? 'webgpu',
       backendExplicit: backend !== undefined,
+      threads,
     },
   };
 }

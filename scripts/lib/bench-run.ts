@@ -58,7 +58,7 @@ export async function runBenchCommand(args: BenchArgs, env: AppEnvironment & { c
   const blocked = unwritable(dirname(path));
   if (blocked) throw new RunFailure(2, `cannot write the JSON to ${path}: ${blocked}. Pass another --out.`);
 
-  return withServedApp(env, { backend: args.backend, backendExplicit: args.backendExplicit, lost: 'nothing is written' }, async ({ app, browserVersion }) => {
+  return withServedApp(env, { backend: args.backend, backendExplicit: args.backendExplicit, threads: args.threads, lost: 'nothing is written' }, async ({ app, browserVersion }) => {
     const o = args.options;
     printer.log(`benchmark: preset ${o.preset}, seed ${o.seed}; co-evolution ${o.iterations} iteration(s) with ${o.coevoSet.join(' ') || 'the preset config'}`);
 

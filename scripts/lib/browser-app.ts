@@ -59,6 +59,8 @@ export async function launchProfile(dir: string): Promise<BrowserContext> {
 export interface OpenOptions {
   /** 'auto': the app's own choice (WebGPU on a hardware adapter, WASM on a software one or without WebGPU; src/ui/backendChoice.ts). */
   backend: Backend | 'auto';
+  /** The WASM backend's thread count (?threads=N); absent: one per core. */
+  threads?: number;
   /** Console errors and uncaught exceptions of the page and its workers. */
   onBrowserError(message: string): void;
   /** How long to wait for the app to install window.coevo (default 60 s). */
@@ -80,7 +82,7 @@ export async function openApp(browser: Pick<Browser, 'newPage'>, baseUrl: string
   });
 
   // example=0: the profile holds only the runs this command makes (a first visit would store the shipped example run).
-  const path = options.backend === 'auto' ? '/?example=0' : `/?backend=${options.backend}&example=0`;
+  const path = `/?${options.backend === 'auto' ? '' : `backend=${options.backend}&`}example=0${options.threads ? `&threads=${options.threads}` : ''}`;
   await page.goto(`${baseUrl}${path}`);
   const timeout = options.installTimeoutMs ?? 60_000;
   try {

@@ -60,7 +60,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, message: (seconds: number) =>
 export async function withServedApp<T>(
   env: AppEnvironment,
   /** appChooses: without an explicit backend, open the app without one and let it choose as it does for a person (npm run coevo). */
-  want: { backend: Backend; backendExplicit: boolean; lost: string; profile?: string; appChooses?: boolean },
+  want: { backend: Backend; backendExplicit: boolean; lost: string; profile?: string; appChooses?: boolean; threads?: number },
   work: (s: ServedApp) => Promise<T>,
 ): Promise<T> {
   const { printer } = env;
@@ -81,7 +81,7 @@ export async function withServedApp<T>(
     if (!server.isolated) printer.log('warning: the server did not send COOP/COEP headers, so the WASM backend runs single-threaded; check vite.config.ts preview.headers.');
     browser = want.profile === undefined ? await launchBrowser() : await launchProfile(want.profile);
     const auto = want.appChooses === true && !want.backendExplicit;
-    const app = await openApp(browser, server.url, { backend: auto ? 'auto' : want.backend, onBrowserError: (m) => printer.log(m) });
+    const app = await openApp(browser, server.url, { backend: auto ? 'auto' : want.backend, threads: want.threads, onBrowserError: (m) => printer.log(m) });
     const browserVersion = 'version' in browser ? browser.version() : ((await app.page.evaluate(() => navigator.userAgent)).match(/Chrome\/(\S+)/)?.[1] ?? 'unknown');
     const device = await withTimeout(app.call('ready'), env.readyTimeoutMs ?? 180_000, (s) => `the app's engine worker did not report its backend within ${s} s (see the browser errors above, if any).`);
     printer.log(`app ready at ${server.url}: backend ${device.backend}, adapter ${device.adapter}`);

@@ -91,6 +91,7 @@ export function buildBenchReport(w: WorkerBench, main: MainThreadBench, meta: Re
     machine: meta.machine,
     backend: w.backend,
     adapter: w.adapter,
+    threads: w.threads,
     hardware_gpu: hardware,
     dispatch_ms: round(w.dispatchMs),
     screens: { rendered_per_second: round(w.screens.perSecond), ms_each: round(w.screens.msEach), count: w.screens.count },
@@ -126,6 +127,7 @@ export function buildBenchReport(w: WorkerBench, main: MainThreadBench, meta: Re
 export function benchTable(r: BenchReport): string {
   const rows: [string, string][] = [
     ['adapter', r.adapter ? `${r.adapter.vendor} ${r.adapter.architecture} ${r.adapter.device || r.adapter.description}${r.adapter.software ? ' (software)' : ''}`.replace(/\s+/g, ' ').trim() : `${r.backend} (no GPU adapter)`],
+    ...(r.threads === null ? [] : [['WASM threads', String(r.threads)] as [string, string]]),
     ['small-kernel dispatch', `${r.dispatch_ms} ms`],
     ['screens rendered (worker)', `${r.screens.rendered_per_second}/s`],
     ['grounder SFT', `${r.grounder.sft_samples_per_second} samples/s (batch ${r.grounder.batch}, ${r.grounder.step_ms} ms/step)`],

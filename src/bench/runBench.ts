@@ -17,6 +17,7 @@ import type { BenchOptions, BenchProgress, KernelBreakdown, StepFigures, WorkerB
 export interface BenchDeps {
   paint: Paint;
   adapter: WorkerBench['adapter'];
+  threads: WorkerBench['threads'];
   coevo: CoevoDriver;
   onProgress(p: BenchProgress): void;
 }
@@ -94,6 +95,7 @@ export async function runBench(o: BenchOptions, deps: BenchDeps): Promise<Worker
     return {
       backend: tf.getBackend(),
       adapter: deps.adapter,
+      threads: deps.threads,
       preset: o.preset,
       dispatchMs: dispatch,
       screens,

@@ -121,6 +121,8 @@ export interface CoevoBench {
 export interface WorkerBench {
   backend: string;
   adapter: { vendor: string; architecture: string; device: string; description: string; software: boolean } | null;
+  /** WASM: the threads the backend runs on; null on WebGPU. */
+  threads: number | null;
   preset: PresetName;
   /** Wall time of one small element-wise kernel, queued with others and read back once. */
   dispatchMs: number;
@@ -168,6 +170,7 @@ export interface BenchReport {
   machine: BenchMachine;
   backend: string;
   adapter: WorkerBench['adapter'];
+  threads: WorkerBench['threads'];
   /** Whether a hardware GPU was measured (false: software WebGPU or WASM). */
   hardware_gpu: boolean;
   /** Wall time of one small kernel (dispatch overhead): kernels_per_step times this bounds a step from below. */

@@ -22,12 +22,14 @@ export function threadsNote(device: DeviceInfo | null, isolated: boolean): Threa
         'SharedArrayBuffer from it and the WASM backend (the CPU fallback) runs on one thread. docs/deploying.md shows the server settings.',
     };
   }
-  if (device?.backend === 'wasm' && device.wasm && !device.wasm.threads) {
+  const w = device?.backend === 'wasm' ? device.wasm : undefined;
+  if (w && w.threads === 1) {
+    const asked = w.threadsAsked !== null && w.threadsAsked <= 1;
     return {
-      short: 'one thread',
-      why:
-        'The page is cross-origin isolated, but tfjs’s threaded WASM build fails to start its workers once bundled, ' +
-        'so the WASM backend runs on one thread (with SIMD where the browser has it).',
+      short: asked ? 'one thread, as the URL asks' : 'one thread',
+      why: asked
+        ? 'The address has ?threads=1, so the WASM backend runs its single-threaded build. Remove it to use one thread per core.'
+        : 'The page is cross-origin isolated, but the browser reports a single CPU core or did not start the WASM backend’s worker threads, so it runs on one thread.',
     };
   }
   return null;

@@ -36,6 +36,12 @@ export function backendFromUrl(search: string = location.search): BackendChoice 
   return v === 'webgpu' || v === 'wasm' ? v : 'auto';
 }
 
+/** ?threads=N: the WASM backend's thread count (1 = the single-threaded build); null = one per core. */
+export function threadsFromUrl(search: string = location.search): number | null {
+  const n = wholeNumber(new URLSearchParams(search).get('threads'), 1);
+  return n === null ? null : Math.min(n, 64);
+}
+
 export function viewFromUrl(search: string = location.search): ViewName {
   const v = new URLSearchParams(search).get('view');
   if (v === 'lab') return 'loop'; // links from before the lab had views

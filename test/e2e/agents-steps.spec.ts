@@ -69,3 +69,31 @@ test('the same seeded steps give the same losses on WebGPU and on WASM', async (
     expect(g.tensorsAfterDispose).toBe(g.tensorsBefore);
   }
 });
+
+test('WASM on two threads gives the losses of one thread (to 1e-5), and the badge says how many', async ({ browser }) => {
+  test.setTimeout(420_000);
+  const results: Record<string, Record<string, StepCheckResult>> = {};
+  for (const threads of [1, 2] as const) {
+    const page = await browser.newPage();
+    await page.goto(`/?backend=wasm&threads=${threads}`);
+    await expect(page.getByTestId('device-badge')).toHaveAttribute('data-backend', 'wasm');
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    test.skip(cores < 2, `this browser reports ${cores} core(s): nothing to run a second thread on`);
+    await expect(page.getByTestId('device-badge')).toContainText(`${threads} thread${threads === 1 ? '' : 's'}`);
+    results[threads] = {};
+    // Not planner GRPO: an untrained planner's groups are uninformative (loss 0 whatever the threads); planner SFT runs its kernels' gradients.
+    for (const kind of ['grounder-sft', 'grounder-grpo', 'planner-sft'] as const) {
+      results[threads][kind] = await stepCheck(page, { kind, steps: 3, batch: 2, seed: 7, preset: 'tiny' });
+    }
+    await page.close();
+  }
+  for (const kind of Object.keys(results[1])) {
+    const one = results[1][kind];
+    const two = results[2][kind];
+    const d = one.losses.map((l, i) => relDiff(l, two.losses[i]));
+    console.log(`${kind}: 1 thread ${one.losses.join(', ')} (${one.stepMs.map(Math.round).join(', ')} ms) vs 2 threads ${two.losses.join(', ')} (${two.stepMs.map(Math.round).join(', ')} ms): rel diff ${d.map((x) => x.toExponential(2)).join(', ')}`);
+    expect(one.losses.every(Number.isFinite)).toBe(true);
+    for (const x of d) expect(x).toBeLessThan(1e-5);
+    one.rewards.forEach((r, i) => expect(relDiff(r, two.rewards[i])).toBeLessThan(1e-5));
+  }
+});

@@ -13,6 +13,7 @@ function worker(after: MemorySnapshot[]): WorkerBench {
   return {
     backend: 'webgpu',
     adapter: { vendor: 'google', architecture: 'swiftshader', device: '', description: '', software: true },
+    threads: null,
     preset: 'tiny',
     dispatchMs: 0.5,
     screens: { count: 10, perSecond: 50, msEach: 20 },
@@ -59,6 +60,13 @@ describe('the benchmark JSON', () => {
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
     const table = benchTable(r);
     for (const label of ['adapter', 'grounder step', 'planner GRPO', 'iteration 3 (reduced config)', 'longest main-thread task']) expect(table).toContain(label);
+    expect(table).not.toContain('WASM threads');
+  });
+
+  it('says how many threads a WASM measurement ran on', () => {
+    const r = buildBenchReport({ ...worker([mem(100, 0)]), backend: 'wasm', adapter: null, threads: 2 }, main, meta);
+    expect(r.threads).toBe(2);
+    expect(benchTable(r)).toMatch(/WASM threads\s+2/);
   });
 
   it('flags growth: tensors added between iterations 1 and 3, GPU bytes beyond one step', () => {
@@ -103,5 +111,19 @@ describe('npm run bench arguments', () => {
     expect(k.args.options.kernelReps).toBe(0);
     expect(() => parseBenchArgs(['--kernel-reps', 'x'])).toThrow(/integer/);
     expect(parseBenchArgs(['--help'])).toEqual({ help: true });
+  });
+
+  it('takes --threads for the WASM backend (absent: the default of the app) and --steps, and refuses 0', () => {
+    const d = parseBenchArgs([]);
+    const t = parseBenchArgs(['--backend', 'wasm', '--threads', '2']);
+    if (d.help || t.help) throw new Error('unexpected help');
+    expect(d.args.threads).toBeUndefined();
+    expect(t.args.threads).toBe(2);
+    expect(() => parseBenchArgs(['--threads', '0'])).toThrow(/1 or more/);
+    expect(() => parseBenchArgs(['--threads', 'two'])).toThrow(/integer/);
+    const s = parseBenchArgs(['--steps', '6']);
+    if (s.help) throw new Error('unexpected help');
+    expect([s.args.options.grounderSteps, s.args.options.plannerSteps]).toEqual([6, 6]);
+    expect(() => parseBenchArgs(['--steps', '0'])).toThrow(/1 or more/);
   });
 });
