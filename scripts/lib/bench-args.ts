@@ -2,7 +2,7 @@
 import type { BenchOptions } from '../../src/bench/types';
 import type { PresetName } from '../../src/models/presets';
 import { timestampName, type Backend } from './coevo-args';
-import { nonNegativeInteger, readFlags, UsageError } from './flags';
+import { nonNegativeInteger, positiveInteger, readFlags, THREADS_HELP, UsageError } from './flags';
 
 export { UsageError };
 
@@ -52,7 +52,7 @@ usage: npm run bench -- [options]
   --backend B          webgpu or wasm (default webgpu; with --backend webgpu a missing adapter is an error)
   --steps N            timed steps of each training step measured (default ${SIZES.tiny.grounderSteps} grounder
                        and ${SIZES.tiny.plannerSteps} planner for tiny, ${SIZES.demo.grounderSteps} and ${SIZES.demo.plannerSteps} for demo)
-  --threads N          WASM threads (default: one per core, at most 8; 1 runs the single-threaded build)
+  ${THREADS_HELP}
   --set KEY=VALUE      override a field of the reduced co-evolution config (repeatable)
   --kernel-reps N      replays of each distinct kernel of the two steps, for the time-per-kernel
                        table (default ${SIZES.tiny.kernelReps} for tiny, ${SIZES.demo.kernelReps} for demo; 0 skips it)
@@ -84,14 +84,9 @@ export function parseBenchArgs(argv: readonly string[], now: Date = new Date()):
   if (backend !== undefined && backend !== 'webgpu' && backend !== 'wasm') throw new UsageError(`--backend must be webgpu or wasm, got "${backend}".`);
   const seed = given.has('seed') ? nonNegativeInteger('seed', given.get('seed') as string) : 1;
   const iterations = given.has('iterations') ? nonNegativeInteger('iterations', given.get('iterations') as string) : 3;
-  const threads = given.has('threads') ? nonNegativeInteger('threads', given.get('threads') as string) : undefined;
-  if (threads === 0) throw new UsageError('--threads must be 1 or more.');
+  const threads = given.has('threads') ? positiveInteger('threads', given.get('threads') as string) : undefined;
   const sizes = { ...SIZES[preset] };
-  if (given.has('steps')) {
-    const steps = nonNegativeInteger('steps', given.get('steps') as string);
-    if (steps === 0) throw new UsageError('--steps must be 1 or more.');
-    sizes.grounderSteps = sizes.plannerSteps = steps;
-  }
+  if (given.has('steps')) sizes.grounderSteps = sizes.plannerSteps = positiveInteger('steps', given.get('steps') as string);
   if (given.has('kernel-reps')) sizes.kernelReps = nonNegativeInteger('kernel-reps', given.get('kernel-reps') as string);
   return {
     help: false,

@@ -1,5 +1,5 @@
 /** The command line of `npm run coevo`: parsed without side effects, so it can be tested. */
-import { nonNegativeInteger, readFlags, UsageError } from './flags';
+import { nonNegativeInteger, positiveInteger, readFlags, THREADS_HELP, UsageError } from './flags';
 
 export type Backend = 'webgpu' | 'wasm';
 
@@ -12,6 +12,8 @@ export interface CoevoArgs {
   backend: Backend;
   /** Whether --backend was given: then a run on another backend is an error, not a warning. */
   backendExplicit: boolean;
+  /** --threads: the WASM backend's thread count (results do not depend on it); undefined = the app's default. */
+  threads?: number;
   /** `key=value` overrides, in the order given; the app checks keys and values. */
   set: string[];
   /** A browser profile directory kept between invocations, so that the same command resumes an unfinished run. */
@@ -42,6 +44,7 @@ usage: npm run coevo -- [options]
   --backend B          webgpu or wasm (default: the app's choice, as in the browser: webgpu on
                        a hardware adapter, wasm on a software one (SwiftShader) or without
                        WebGPU; with --backend webgpu a missing adapter is an error)
+  ${THREADS_HELP}
   --set KEY=VALUE      override one config field (repeatable), e.g. --set coevo=false
   --profile DIR        keep the browser's storage in DIR (created if missing). Rerunning the
                        same command with the same DIR after an interruption (Ctrl-C, a crash,
@@ -63,7 +66,7 @@ The app is built first when dist/ is older than the sources. Progress is one
 updating line on a terminal and a line every few seconds otherwise.
 Exit status: 0 done, 1 the run or the browser failed, 2 bad arguments or a config the app refused.`;
 
-const VALUE_FLAGS = ['preset', 'iterations', 'seed', 'seeds', 'out', 'backend', 'set', 'vs', 'profile'] as const;
+const VALUE_FLAGS = ['preset', 'iterations', 'seed', 'seeds', 'out', 'backend', 'set', 'vs', 'profile', 'threads'] as const;
 
 /** `2024-05-01T12-30-05`: sortable and safe in a file name. */
 export function timestampName(now: Date): string {
@@ -96,6 +99,7 @@ export function parseCoevoArgs(argv: readonly string[], now: Date = new Date()):
       out: given.get('out') ?? `out/coevo/${timestampName(now)}`,
       backend: (backendRaw as Backend | undefined) ?? 'webgpu',
       backendExplicit: backendRaw !== undefined,
+      ...(given.has('threads') ? { threads: positiveInteger('threads', given.get('threads')!) } : {}),
       set,
       ...(given.has('profile') ? { profile: given.get('profile')! } : {}),
       ...(seeds ? { seeds } : {}),

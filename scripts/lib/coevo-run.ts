@@ -115,7 +115,7 @@ export async function runCoevo(args: CoevoArgs, env: RunEnvironment): Promise<Ru
   const lost = profile
     ? `the run stays in ${profile}: rerun the same command to resume it from its last finished phase`
     : 'the run is lost: each start uses a fresh browser profile (--profile DIR keeps it)';
-  return withServedApp(env, { backend: args.backend, backendExplicit: args.backendExplicit, lost, profile, appChooses: true }, async ({ app, device }) => {
+  return withServedApp(env, { backend: args.backend, backendExplicit: args.backendExplicit, threads: args.threads, lost, profile, appChooses: true }, async ({ app, device }) => {
     let runId = profile ? await resumeFromProfile(app, profile, args, printer) : null;
     if (runId === null) {
       try {

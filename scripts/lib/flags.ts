@@ -50,3 +50,13 @@ export function nonNegativeInteger(flag: string, raw: string): number {
   if (!Number.isSafeInteger(n)) throw new UsageError(`--${flag} must be an integer ≥ 0, got "${raw}".`);
   return n;
 }
+
+/** A count that must be at least 1 (--threads, --steps). */
+export function positiveInteger(flag: string, raw: string): number {
+  const n = nonNegativeInteger(flag, raw);
+  if (n === 0) throw new UsageError(`--${flag} must be 1 or more.`);
+  return n;
+}
+
+/** Help text of --threads, shared by the commands that open the app. */
+export const THREADS_HELP = '--threads N          WASM threads (default: one per core, at most 8; 1 runs the single-threaded build)';

@@ -72,6 +72,8 @@ export interface CoevoConfig {
   rewardWeighting: PlanWeighting;
   curation: CurationConfig;
   grounderGrpo: boolean;
+  /** The loop trains the grounder with its glyph reader frozen, as pretraining left it (issue 28: loop training eroded the reading). */
+  freezeGlyphReader: boolean;
   attentionFilter: boolean;
   pointReward: 'dense' | 'sparse';
   lora: LoraSettings;
@@ -174,6 +176,7 @@ const FIELD_SPECS: { readonly [P in ConfigPath]: readonly [FieldSpec, string] } 
   'curation.diversity': [bool, 'keep a diverse subset of the survivors'],
   'curation.keepFraction': [num(0, 1, true), 'share of survivors the diversity filter keeps'],
   grounderGrpo: [bool, 'add grounder GRPO with the point reward after SFT'],
+  freezeGlyphReader: [bool, "train the grounder with its glyph reader frozen (the reading pretraining taught stays as it was)"],
   attentionFilter: [bool, 'train only on samples the previous grounder attends to'],
   pointReward: [choice(['dense', 'sparse']), 'grounder GRPO reward: dense distance decay or hit only'],
   'lora.enabled': [bool, 'train low-rank adapters instead of all weights'],
@@ -297,7 +300,7 @@ function checkPool(v: unknown): RewardPoolEntry[] {
  * the first bad field, its allowed values and the value given.
  */
 /** Fields added after runs were stored, with the behaviour those runs had. */
-const ADDED_LATER = { plannerConstraint: false, plannerGoalMarks: false } as const;
+const ADDED_LATER = { plannerConstraint: false, plannerGoalMarks: false, freezeGlyphReader: false } as const;
 
 export function validateConfig(c: unknown): CoevoConfig {
   if (!isPlainObject(c)) throw new ConfigError('', `A run config must be an object with the fields ${TOP_LEVEL.join(', ')}; got ${show(c)}`);
@@ -377,6 +380,7 @@ export function defaultConfig(preset: PresetName, seed: number): CoevoConfig {
     rewardWeighting: 'prior-confidence',
     curation: { tooEasy: true, misaligned: true, diversity: true, keepFraction: 0.75 },
     attentionFilter: true,
+    freezeGlyphReader: false,
     pointReward: 'dense',
     lora: { enabled: false, rank: 4, alpha: 8 },
     coevo: true,

@@ -16,7 +16,7 @@ import { GRID_CELLS } from '../models/canvas';
 import { grounderForward, samplePoints, type GrounderConfig } from '../models/grounder';
 import { grounderTensors, type GrounderBatch } from '../models/grounderData';
 import { loraParams, loraTrainables, type Lora } from '../models/lora';
-import { disposeParams, type ParamMap, type Params } from '../models/params';
+import { disposeParams, trainableVars, type ParamMap, type Params } from '../models/params';
 import { GROUNDER_BETA, GROUP_SIZE, groupAdvantages, grpoLoss, type GrpoAggregation } from './grpo';
 import type { Random } from './random';
 import { densePointReward } from './rewards';
@@ -38,6 +38,8 @@ export interface GrounderGrpoConfig {
   reference?: ParamMap;
   /** Train only these adapters (the reference is then the base with the adapters as they were). */
   lora?: Lora;
+  /** Parameters left as they are, by name (without LoRA). */
+  frozen?: (name: string) => boolean;
 }
 
 export interface GrounderGrpoStep {
@@ -72,7 +74,7 @@ export function makeGrounderGrpo(params: Params, cfg: GrounderConfig, opts: Grou
   const lora = opts.lora;
   // Merged adapters are not read by loraParams: training them would change nothing the model computes.
   if (lora?.merged) throw new Error('makeGrounderGrpo: unmerge the LoRA adapters before training them');
-  const vars = lora ? loraTrainables(lora) : Object.values(params).filter((v) => v.trainable);
+  const vars = lora ? loraTrainables(lora) : trainableVars(params, opts.frozen);
   if (vars.length === 0) throw new Error('makeGrounderGrpo: nothing to train (every parameter is frozen and no LoRA was given)');
   // Under LoRA the reference is the base with the adapters' current ΔW folded in.
   const ownedReference: Params | null = opts.reference ? null : frozenCopy(lora ? tf.tidy(() => loraParams(params, lora)) : params, lora && !lora.merged ? lora.targets : []);

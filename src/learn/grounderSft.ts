@@ -21,7 +21,7 @@ import { CELL, GRID_CELLS, GRID_COLS, GRID_ROWS } from '../models/canvas';
 import { grounderForward, heatmap, type GrounderConfig } from '../models/grounder';
 import { grounderTensors, type GrounderBatch } from '../models/grounderData';
 import { loraParams, loraTrainables, type Lora } from '../models/lora';
-import type { ParamMap, Params } from '../models/params';
+import { trainableVars, type ParamMap, type Params } from '../models/params';
 import type { Box } from '../world/types';
 import { SCREEN_SIZE } from '../world/types';
 import { ATTENTION_TAU, attentionKeep, boxCells, type AttentionVerdict } from './attentionFilter';
@@ -107,6 +107,8 @@ export interface GrounderSftConfig {
   lr: number;
   /** Train only these adapters (created with createLora on the same params, which froze the base). */
   lora?: Lora;
+  /** Parameters left as they are, by name (without LoRA). */
+  frozen?: (name: string) => boolean;
   /** SE-GUI attention filter: the previous stage's grounder, and τ (default 0.2). */
   attentionFilter?: { previous: ParamMap; tau?: number };
   /** Weight of the offset loss against the cell loss (default 1). */
@@ -157,7 +159,7 @@ export function makeGrounderSft(params: Params, cfg: GrounderConfig, opts: Groun
   const lora = opts.lora;
   // Merged adapters are not read by loraParams: training them would change nothing the model computes.
   if (lora?.merged) throw new Error('makeGrounderSft: unmerge the LoRA adapters before training them');
-  const vars = lora ? loraTrainables(lora) : Object.values(params).filter((v) => v.trainable);
+  const vars = lora ? loraTrainables(lora) : trainableVars(params, opts.frozen);
   if (vars.length === 0) throw new Error('makeGrounderSft: nothing to train (every parameter is frozen and no LoRA was given)');
   const offsetWeight = opts.offsetWeight ?? 1;
 

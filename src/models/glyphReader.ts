@@ -37,6 +37,11 @@ export function glyphReaderSpecs(hidden: number): ParamSpecs {
   };
 }
 
+/** Whether a parameter belongs to the glyph reader proper (window and output layers; not read.glyphs, which maps readings to cells). */
+export function isGlyphReaderParam(name: string): boolean {
+  return name.startsWith('glyph.');
+}
+
 /** Each cell's value [S, R, C] → every pixel of the cell [S, R·CELL, C·CELL, 1]. */
 function perPixel(x: tf.Tensor3D): tf.Tensor4D {
   const [s, r, c] = x.shape;

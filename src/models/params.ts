@@ -86,6 +86,13 @@ export function countTrainable(p: Params): number {
   return n;
 }
 
+/** The variables a trainer updates: the trainable ones, less those `frozen` names (a trainer's own choice, e.g. the glyph reader in the loop). */
+export function trainableVars(p: Params, frozen?: (name: string) => boolean): tf.Variable[] {
+  return Object.entries(p)
+    .filter(([name, v]) => v.trainable && !frozen?.(name))
+    .map(([, v]) => v);
+}
+
 export function setTrainable(p: Params, trainable: boolean): void {
   for (const v of Object.values(p)) v.trainable = trainable;
 }

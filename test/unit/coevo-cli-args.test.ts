@@ -46,13 +46,20 @@ describe('parseCoevoArgs', () => {
     expect(parse(['--profile', 'out/profile']).profile).toBe('out/profile');
   });
 
+  it('takes --threads for the WASM backend, at least 1', () => {
+    expect(parse(['--backend', 'wasm', '--threads', '2']).threads).toBe(2);
+    expect(parse([]).threads).toBeUndefined();
+    expect(usageError(['--threads', '0'])).toMatch(/1 or more/);
+    expect(usageError(['--threads', 'many'])).toMatch(/integer/);
+  });
+
   it('answers --help and -h, even beside other mistakes', () => {
     expect(parseCoevoArgs(['--help'])).toEqual({ help: true });
     expect(parseCoevoArgs(['--bogus', '-h'])).toEqual({ help: true });
   });
 
   it('refuses bad input with a message that names the option and what is allowed', () => {
-    expect(usageError(['--bogus'])).toMatch(/unknown option --bogus; the options are --preset, .*--set, --vs, --profile, --help/);
+    expect(usageError(['--bogus'])).toMatch(/unknown option --bogus; the options are --preset, .*--set, --vs, --profile, --threads, --help/);
     expect(usageError(['tiny'])).toContain('unexpected argument "tiny"');
     expect(usageError(['--seed'])).toBe('--seed needs a value.');
     expect(usageError(['--seed', '--out', 'x'])).toBe('--seed needs a value.');

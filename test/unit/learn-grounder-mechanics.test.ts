@@ -16,6 +16,7 @@ import { disposeParams, snapshot } from '../../src/models/params';
 import { createLora, DEFAULT_LORA, disposeLora } from '../../src/models/lora';
 import { attentionFilterBatch, boxTarget, makeGrounderSft, offsetTarget, sftTargets } from '../../src/learn/grounderSft';
 import { makeGrounderGrpo } from '../../src/learn/grounderGrpo';
+import { isGlyphReaderParam } from '../../src/models/glyphReader';
 import { evalGrounder, groundingItems } from '../../src/learn/evalGrounder';
 import { grounderBatches, sliceTrainingExamples } from '../../src/learn/grounderCurriculum';
 import { buildSuites } from '../../src/world/suites';
@@ -126,6 +127,24 @@ describe('grounder SFT options', () => {
     sft.dispose();
     grpo.dispose();
     disposeLora(lora);
+    disposeParams(params);
+  });
+
+  it('frozen names: SFT and GRPO steps leave the glyph reader as it was and train the rest', async () => {
+    const params = initGrounder(new Random(1), cfg);
+    const before = await snapshot(params);
+    const sft = makeGrounderSft(params, cfg, { lr: 1e-2, frozen: isGlyphReaderParam });
+    const grpo = makeGrounderGrpo(params, cfg, { lr: 1e-2, frozen: isGlyphReaderParam, rng: new Random(4), groupSize: 4 });
+    await sft.step(batchOf(0, 4));
+    await grpo.step(batchOf(4, 4));
+    const after = await snapshot(params);
+    const reader = Object.keys(before).filter(isGlyphReaderParam);
+    const rest = Object.keys(before).filter((k) => !isGlyphReaderParam(k));
+    expect(reader.length).toBeGreaterThanOrEqual(4);
+    expect(maxAbsDiff(before, after, reader)).toBe(0);
+    expect(rest.filter((k) => maxAbsDiff(before, after, [k]) > 0).length).toBeGreaterThan(rest.length / 2);
+    sft.dispose();
+    grpo.dispose();
     disposeParams(params);
   });
 });

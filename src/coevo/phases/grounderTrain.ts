@@ -17,6 +17,7 @@ import { grounderBatch, type GrounderExample } from '../../models/grounderData';
 import { disposeParams, type ParamMap, type Params } from '../../models/params';
 import { makeGrounderGrpo } from '../../learn/grounderGrpo';
 import { makeGrounderSft } from '../../learn/grounderSft';
+import { isGlyphReaderParam } from '../../models/glyphReader';
 import type { StepSample } from '../records';
 import { checkpointRecord, type RunState } from '../runState';
 import { mean, SeriesWriter, type PhaseContext, type PhaseOutput } from './context';
@@ -79,7 +80,8 @@ async function trainGrounder(
   const hits: number[] = [];
   ctx.report({ done: 0, total });
   await withLora(config, ctx.rng.fork('lora'), params, async (lora) => {
-    const sft = makeGrounderSft(params, cfg, { lr: config.grounderSftLr, lora, attentionFilter: previous ? { previous } : undefined });
+    const frozen = config.freezeGlyphReader ? isGlyphReaderParam : undefined;
+    const sft = makeGrounderSft(params, cfg, { lr: config.grounderSftLr, lora, frozen, attentionFilter: previous ? { previous } : undefined });
     ctx.journal.train({ tensors: trainedTensors({ model: params, lora: lora?.adapters }), optimizer: sft.optimizer });
     try {
       for (let step = 0; step < steps; step++) {
@@ -109,6 +111,7 @@ async function trainGrounder(
       epsilon: config.epsilon,
       aggregation: config.aggregation,
       lora,
+      frozen,
     });
     ctx.journal.train({ tensors: trainedTensors({ model: params, lora: lora?.adapters, reference: grpo.copiedReference }), optimizer: grpo.optimizer });
     try {
