@@ -78,9 +78,11 @@ export function simulateDeviceLoss(): boolean {
 /**
  * The WASM backend's default thread count: one per logical core, at most the
  * eight workers emscripten's pool starts with (more would be spawned while a
- * kernel waits for them, which a worker cannot do).
+ * kernel waits for them, which a worker cannot do); one under `vite dev`.
  */
 export function defaultThreads(): number {
+  // The dev server pre-bundles tfjs without the build's threads fix (vite-wasm-threads.ts), so there the threaded build cannot start.
+  if (import.meta.env.DEV) return 1;
   return Math.max(1, Math.min(MAX_THREADS, self.navigator.hardwareConcurrency || 1));
 }
 const MAX_THREADS = 8;
