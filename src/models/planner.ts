@@ -55,12 +55,12 @@ export function initPlanner(rng: Random, cfg: PlannerConfig): Params {
 }
 
 /**
- * Token embeddings [B, S, d]: a row lookup forward, and as gradient the
- * product oneHotᵀ · dy, the same values layers.ts's one-hot embedding gives
- * (its matMul computes exactly that product for the table) without its
- * forward [B·S, V] × [V, d] product or the unused gradient for the one-hot
- * input; on WASM those two were over half of a tiny-preset training step.
- * Gather's own gradient (unsortedSegmentSum) is not on every backend.
+ * Token embeddings [B, S, d]: a row lookup forward, and as gradient each
+ * row's summed dy (embeddingGradient), the values layers.ts's one-hot
+ * embedding gives without its forward [B·S, V] × [V, d] product or the
+ * unused gradient for the one-hot input; on WASM those two were over half of
+ * a tiny-preset training step. Gather's own gradient (unsortedSegmentSum) is
+ * not on every backend.
  */
 function tokenEmbedding(p: ParamMap, ids: tf.Tensor2D): tf.Tensor3D {
   const table = get(p, 'tok');
@@ -71,14 +71,26 @@ function tokenEmbedding(p: ParamMap, ids: tf.Tensor2D): tf.Tensor3D {
     save([ids]);
     return {
       value: tf.gather(t, ids),
-      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-        // oneHotᵀ · dy: on WebGPU an explicit transpose of the [B·S, V] one-hot took 5.4 s of a
-        // 67 s planner step on SwiftShader (npm run bench, time by kernel); the flag is free there.
-        return [transposedTimes(tf.reshape(oneHotFloat(saved[0], v), [-1, v]), tf.reshape(dy, [-1, d]))];
-      },
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [embeddingGradient(saved[0], tf.reshape(dy, [-1, d]), v)],
     };
   });
   return lookupRows(table) as tf.Tensor3D;
+}
+
+/**
+ * The table's gradient [V, d] from the rows' gradients dy [N, d] of token
+ * ids [..] (N ids): each id's row gathers the sum of its positions' dy. On
+ * WASM and CPU a scatter-add (ScatterNd sums repeated ids in one pass over
+ * the N rows), where oneHotᵀ · dy builds an [N, V] one-hot and a product that
+ * both grow with the vocabulary. WebGPU's ScatterNd adds with atomics in no
+ * fixed order, so there the product stays, and a run gives the same numbers
+ * every time; on WebGPU an explicit transpose of the one-hot took 5.4 s of a
+ * 67 s planner step on SwiftShader (npm run bench), so its flag does it.
+ */
+export function embeddingGradient(ids: tf.Tensor, dy: tf.Tensor2D, v: number): tf.Tensor2D {
+  const d = dy.shape[1];
+  if (tf.getBackend() === 'wasm' || tf.getBackend() === 'cpu') return tf.scatterND(tf.reshape(ids, [-1, 1]), dy, [v, d]) as tf.Tensor2D;
+  return transposedTimes(tf.reshape(oneHotFloat(ids, v), [-1, v]), dy) as tf.Tensor2D;
 }
 
 /** Position embeddings [length, d] of the positions P − promptTokens … (see the file comment). */

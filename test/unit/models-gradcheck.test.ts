@@ -9,7 +9,7 @@ import * as tf from '../../src/models/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { Random } from '../../src/learn/random';
 import { grounderForward, initGrounder, cellLogProbs, type GrounderConfig } from '../../src/models/grounder';
-import { initPlanner, plannerLogProbs, type PlannerConfig } from '../../src/models/planner';
+import { embeddingGradient, initPlanner, plannerLogProbs, type PlannerConfig } from '../../src/models/planner';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, GRID_CELLS, IMAGE_FLOATS, validCells } from '../../src/models/canvas';
 import { disposeParams, type Params } from '../../src/models/params';
 
@@ -86,5 +86,23 @@ describe('models: gradients match finite differences', () => {
     await check(params, loss, ['tok', 'pos', 'blocks.0.attn.q.w', 'blocks.0.attn.v.w', 'blocks.0.attn.o.w', 'blocks.0.mlp.proj.w', 'blocks.0.ln1.g', 'ln_f.b'], rng);
     tf.dispose([prompt, completion]);
     disposeParams(params);
+  });
+
+  it('the embedding table gradient by scatter-add (WASM) is oneHotᵀ · dy, repeated ids summed', () => {
+    const ids = tf.tensor2d([3, 7, 3, 0, 9, 3, 7, 1], [2, 4], 'int32');
+    const dy = tf.randomNormal([8, 5], 0, 1, 'float32', 4) as tf.Tensor2D;
+    const scattered = embeddingGradient(ids, dy, 12);
+    const product = tf.matMul(tf.cast(tf.oneHot(tf.reshape(ids, [-1]) as tf.Tensor1D, 12), 'float32'), dy, true, false);
+    expect(tf.getBackend()).toBe('wasm');
+    expect(scattered.shape).toEqual([12, 5]);
+    const [a, b] = [scattered.dataSync(), product.dataSync()];
+    let worst = 0;
+    for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+    expect(worst).toBeLessThan(1e-6);
+    // Row 3 appears three times: the sum of its three rows of dy; row 2 never: zeros.
+    const rows = dy.arraySync();
+    expect(scattered.arraySync()[3][0]).toBeCloseTo(rows[0][0] + rows[2][0] + rows[5][0], 6);
+    expect(scattered.arraySync()[2]).toEqual([0, 0, 0, 0, 0]);
+    tf.dispose([ids, dy, scattered, product]);
   });
 });
