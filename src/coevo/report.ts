@@ -6,6 +6,7 @@
  * them, and this report, which reads them.
  */
 import type { PhaseRecord, RunRecord, MetricRecord } from '../store/schema';
+import { phaseSeconds } from './phaseTime';
 import { filtersOff, funnelCounts, funnelFromSummary, funnelSteps, type DistillFunnel, type FunnelKey } from './funnel';
 import type { CoevoReport, IterationReport, StepSample, SuiteMetrics } from './records';
 
@@ -124,7 +125,7 @@ export async function buildReport(store: ReportSource, runId: string, device: { 
     // A co-evolution run keeps its whole (nested) config as JSON beside flat copies of its fields.
     config,
     device: { ...device },
-    timings: phases.map((p) => ({ iteration: p.iteration, phase: p.phase, seconds: (p.finishedAt - p.startedAt) / 1000 })),
+    timings: phases.map((p) => ({ iteration: p.iteration, phase: p.phase, seconds: phaseSeconds(p) })),
     iterations,
     datasets,
     curation: curationCounts(samples),

@@ -103,6 +103,18 @@ describe('buildReport', () => {
     store.close();
   });
 
+  it('times a phase by its active seconds where it kept them: a phase resumed after a night is not a night long', async () => {
+    const store = await Store.open(`coevo-report-test-${++n}`);
+    await store.putRun(coevoRun('r'));
+    await store.commitPhase('r', { phase: phase('r', 0, 'seed-data', 0, { active_seconds: 12.5 }, 36_000) });
+    await store.commitPhase('r', { phase: phase('r', 1, 'sft-planner', 0, {}, 7) });
+    expect((await buildReport(store, 'r', device)).timings).toEqual([
+      { iteration: 0, phase: 'seed-data', seconds: 12.5 },
+      { iteration: 0, phase: 'sft-planner', seconds: 7 },
+    ]);
+    store.close();
+  });
+
   it('reports a run stopped before its first evaluation, and a re-evaluated iteration by its latest phase', async () => {
     const store = await Store.open(`coevo-report-test-${++n}`);
     await store.putRun(coevoRun('r'));
