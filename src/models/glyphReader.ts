@@ -16,7 +16,8 @@ import * as tf from './tf';
 import { LETTER_CLASSES } from '../world/cellLabels';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, CELL, GLYPH_COLS, GLYPH_ROWS, GLYPH_POSITIONS, GLYPH_STRIDE, GRID_CELLS, GRID_COLS, GRID_ROWS } from './canvas';
 import { dense, denseOnData, denseSpecs, relu, spaceToDepth } from './layers';
-import type { ParamMap, ParamSpecs } from './params';
+import { get, type ParamMap, type ParamSpecs } from './params';
+import { transposedTimes } from './fastops';
 import { softmax } from './rowOps';
 
 /** The window, in glyph-grid steps before and after a position: 6 steps of 2 px = 12 px. */
@@ -66,23 +67,64 @@ function centredGrey(images: tf.Tensor4D): tf.Tensor4D {
   return tf.mul(tf.sub(grey, perPixel(tf.div(sum as tf.Tensor, 9) as tf.Tensor3D)), CONTRAST) as tf.Tensor4D;
 }
 
-/** The 12×12 window of every glyph position, flattened: [S, GLYPH_ROWS, GLYPH_COLS, WINDOW_INPUTS]. */
-function windows(images: tf.Tensor4D): tf.Tensor4D {
-  const s = images.shape[0];
+/** Window side in glyph-grid steps. */
+const SIDE = BEFORE + AFTER + 1;
+const BLOCK_DEPTH = GLYPH_STRIDE * GLYPH_STRIDE;
+
+/** The centred grey pixels as 2×2 blocks on the glyph grid, zero-padded by the window's reach: [S, GLYPH_ROWS + 5, GLYPH_COLS + 5, 4]. */
+function paddedBlocks(images: tf.Tensor4D): tf.Tensor4D {
   const blocks = spaceToDepth(centredGrey(images), GLYPH_STRIDE); // [S, GLYPH_ROWS, GLYPH_COLS, stride²]
-  const padded = tf.pad(blocks, [[0, 0], [BEFORE, AFTER], [BEFORE, AFTER], [0, 0]]);
+  return tf.pad(blocks, [[0, 0], [BEFORE, AFTER], [BEFORE, AFTER], [0, 0]]);
+}
+
+/** The 12×12 window of every glyph position, flattened (dy-major, then dx): [S, GLYPH_ROWS, GLYPH_COLS, WINDOW_INPUTS]. */
+function windowsOf(padded: tf.Tensor4D): tf.Tensor4D {
+  const s = padded.shape[0];
   const views: tf.Tensor[] = [];
-  for (let dy = 0; dy <= BEFORE + AFTER; dy++) {
-    for (let dx = 0; dx <= BEFORE + AFTER; dx++) views.push(tf.slice(padded, [0, dy, dx, 0], [s, GLYPH_ROWS, GLYPH_COLS, GLYPH_STRIDE * GLYPH_STRIDE]));
+  for (let dy = 0; dy < SIDE; dy++) {
+    for (let dx = 0; dx < SIDE; dx++) views.push(tf.slice(padded, [0, dy, dx, 0], [s, GLYPH_ROWS, GLYPH_COLS, BLOCK_DEPTH]));
   }
   return tf.concat(views, 3) as tf.Tensor4D;
+}
+
+/**
+ * The window layer before its ReLU, [S, GLYPH_ROWS, GLYPH_COLS, hidden]:
+ * each window times glyph.window.w, plus its bias. `byConvolution` (the
+ * default on WASM) computes it as one convolution of the padded block grid
+ * with the weights as a 6×6 filter, which XNNPACK runs without building the
+ * windows; building them took 36 slices and a concat, about a sixth of a
+ * grounder SFT step (docs/experiments.md, 4 Dec). tfjs has no WASM kernel for
+ * a convolution's filter gradient, so the backward pass builds the windows
+ * then, and only when the reader trains. Same values as the windows times the
+ * weights, up to the order of the additions.
+ */
+export function windowLayer(p: ParamMap, images: tf.Tensor4D, byConvolution = tf.getBackend() === 'wasm'): tf.Tensor4D {
+  const padded = paddedBlocks(images);
+  if (!byConvolution) return denseOnData(p, 'glyph.window', windowsOf(padded)) as tf.Tensor4D;
+  const w = get(p, 'glyph.window.w');
+  const b = get(p, 'glyph.window.b');
+  const hidden = w.shape[1] as number;
+  const layer = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const [wt, bt, save] = args as [tf.Tensor2D, tf.Tensor1D, tf.GradSaveFunc];
+    save([padded]); // pixels: kept for the weight gradient, never trained through
+    const filter = tf.reshape(wt, [SIDE, SIDE, BLOCK_DEPTH, hidden]) as tf.Tensor4D;
+    return {
+      value: tf.add(tf.conv2d(padded, filter, 1, 'valid'), bt),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+        const rows = tf.reshape(dy, [-1, hidden]);
+        const windows = tf.reshape(windowsOf(saved[0] as tf.Tensor4D), [-1, WINDOW_INPUTS]);
+        return [transposedTimes(windows, rows), tf.sum(rows, 0)];
+      },
+    };
+  });
+  return layer(w, b) as tf.Tensor4D;
 }
 
 /** Glyph logits [S, GLYPH_POSITIONS, LETTER_CLASSES] (class 0: no character centred there) from images [S, H, W, 3]. */
 export function readGlyphs(p: ParamMap, images: tf.Tensor4D): tf.Tensor3D {
   if (images.shape[1] !== CANVAS_HEIGHT || images.shape[2] !== CANVAS_WIDTH) throw new Error(`readGlyphs: images must be canvas-sized; got [${images.shape}]`);
   const s = images.shape[0];
-  const h = relu(denseOnData(p, 'glyph.window', windows(images)));
+  const h = relu(windowLayer(p, images));
   return tf.reshape(dense(p, 'glyph.out', h), [s, GLYPH_POSITIONS, LETTER_CLASSES]) as tf.Tensor3D;
 }
 

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, GLYPH_COLS, GLYPH_POSITIONS, GRID_COLS, IMAGE_FLOATS } from '../../src/models/canvas';
-import { glyphReaderSpecs, glyphsNearCells, readGlyphs } from '../../src/models/glyphReader';
+import { glyphReaderSpecs, glyphsNearCells, readGlyphs, windowLayer } from '../../src/models/glyphReader';
 import { initParams } from '../../src/models/params';
 import { oneHotFloat } from '../../src/models/dtype';
 import { syntheticScreenImage } from '../../src/models/rasterize';
@@ -35,6 +35,40 @@ function painted(screens: readonly Screen[]): { images: Float32Array; labels: In
   });
   return { images, labels };
 }
+
+describe('the window layer as a convolution (WASM)', () => {
+  it('gives the windows-times-weights values and weight gradients', () => {
+    const params = initParams(new Random(5), glyphReaderSpecs(16));
+    const screens = trainingScreens(new Random(6), 2).map((s) => s.screen);
+    const images = tf.tensor4d(painted(screens).images, [2, CANVAS_HEIGHT, CANVAS_WIDTH, 3]);
+    const w = params['glyph.window.w'];
+    const b = params['glyph.window.b'];
+    const run = (byConvolution: boolean) =>
+      tf.tidy(() => {
+        const up = tf.reshape(tf.randomNormal([2, GLYPH_POSITIONS, 16], 0, 1, 'float32', 9), [2, -1, GLYPH_COLS, 16]);
+        const { value, grads } = tf.variableGrads(() => tf.sum(tf.mul(windowLayer(params, images, byConvolution), up)) as tf.Scalar, [w, b]);
+        const out = { y: windowLayer(params, images, byConvolution).dataSync(), loss: value.dataSync()[0], dw: grads[w.name].dataSync(), db: grads[b.name].dataSync() };
+        return out;
+      });
+    const dense = run(false);
+    const conv = run(true);
+    const worst = (a: ArrayLike<number>, c: ArrayLike<number>) => {
+      let m = 0;
+      let scale = 1e-6;
+      for (let i = 0; i < a.length; i++) {
+        m = Math.max(m, Math.abs(a[i] - c[i]));
+        scale = Math.max(scale, Math.abs(a[i]));
+      }
+      return m / scale;
+    };
+    expect(conv.y.length).toBe(dense.y.length);
+    expect(worst(dense.y, conv.y)).toBeLessThan(1e-5);
+    expect(Math.abs(conv.loss - dense.loss) / Math.abs(dense.loss)).toBeLessThan(1e-5);
+    expect(worst(dense.dw, conv.dw)).toBeLessThan(1e-5);
+    expect(worst(dense.db, conv.db)).toBeLessThan(1e-5);
+    images.dispose();
+  });
+});
 
 describe('glyph labels', () => {
   it('put each drawn character at the glyph position whose window it is centred in, and nothing elsewhere', () => {
