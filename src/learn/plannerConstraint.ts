@@ -1,9 +1,13 @@
 /**
  * What the grammar constraint (text/instructionConstraint.ts) may quote on a
- * state: the texts the screen shows and the goal, and, for the function
- * style, what the screen's elements are for.
+ * state: the texts the screen shows and the goal, for the function style
+ * what the screen's elements are for, and the visible elements a reference
+ * with a role may name (its role word paired with that element's text or icon).
  */
-import { goalSpans, rowConstraint, type ConstraintSource, type RowConstraint } from '../text/instructionConstraint';
+import { goalSpans, rowConstraint, type ConstraintSource, type Referent, type RowConstraint } from '../text/instructionConstraint';
+import { ROLE_WORDS } from '../text/phrasings';
+import { ICON_WORDS } from '../world/icons';
+import { rolesNaming, visibleElements } from '../world/verifier';
 import type { Tokenizer } from '../text/tokenizer';
 import type { Screen } from '../world/types';
 
@@ -14,7 +18,12 @@ export function constraintSource(screen: Screen, goal: string): ConstraintSource
     for (const t of [e.text, e.label, e.state.value]) if (t !== undefined) texts.push(t);
     if (e.purpose) purposes.push(e.purpose);
   }
-  return { goal, screenTexts: texts, purposes };
+  const referents: Referent[] = visibleElements(screen).map((e) => ({
+    texts: [e.text, e.label].filter((t): t is string => t !== undefined),
+    ...(e.icon ? { icon: ICON_WORDS[e.icon] } : {}),
+    roleWords: rolesNaming(e.role).map((r) => ROLE_WORDS[r]),
+  }));
+  return { goal, screenTexts: texts, purposes, referents };
 }
 
 /** One constraint per (screen, goal), shared by the rows that decode it (a GRPO group). */

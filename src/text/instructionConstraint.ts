@@ -41,6 +41,20 @@ export interface ConstraintSource {
   screenTexts: readonly string[];
   /** What the screen's elements do, in words ("send the message"): the function style's purposes. */
   purposes: readonly string[];
+  /**
+   * The screen's visible elements as a reference may name them: the texts
+   * and icon word that pick each out, and the role words that may call it.
+   * A reference that gives both a role and a text (or an icon) must then
+   * name one of these elements, not a text of one and the role of another.
+   * Absent: role, text and icon are chosen independently.
+   */
+  referents?: readonly Referent[];
+}
+
+export interface Referent {
+  texts: readonly string[];
+  icon?: string;
+  roleWords: readonly string[];
 }
 
 class Node {
@@ -129,9 +143,38 @@ interface SlotSets {
   purpose: Node; // {purpose:free}
   purpose3: Node; // {purpose:free3}
   app: Node; // {app:free}
+  /** The role-and-text (or role-and-icon) stretch of a template filled from one element, per stretch; null without referents. */
+  paired: ((stretch: string) => Node) | null;
 }
 
 const SLOT = /\{(\w+)(?::(\w+))?\}/g;
+
+/**
+ * The stretch of a template from its role slot to its text or icon slot
+ * (either order, with the words between: `{text:q} {role:role}`, `{role:role}
+ * with the {icon:icon} icon`), or null when it has not both.
+ */
+export function pairedStretch(template: string): string | null {
+  const role = template.indexOf('{role:role}');
+  const named = ['{text:q}', '{icon:icon}'].map((slot) => ({ slot, at: template.indexOf(slot) })).find((x) => x.at >= 0);
+  if (role < 0 || !named) return null;
+  const start = Math.min(role, named.at);
+  const end = Math.max(role + '{role:role}'.length, named.at + named.slot.length);
+  return template.slice(start, end);
+}
+
+/** Every filling of `stretch` by one referent: its texts (or icon) with each of its role words. */
+function fillStretch(stretch: string, referents: readonly Referent[]): string[] {
+  const out = new Set<string>();
+  const byIcon = stretch.includes('{icon:icon}');
+  for (const r of referents) {
+    const names = byIcon ? (r.icon ? [r.icon] : []) : r.texts.map(quote);
+    for (const name of names) {
+      for (const word of r.roleWords) out.add(stretch.replace(byIcon ? '{icon:icon}' : '{text:q}', name).replace('{role:role}', word));
+    }
+  }
+  return [...out];
+}
 
 /** Template strings with every reference form put in for {ref}. */
 function templateStrings(): string[] {
@@ -158,13 +201,17 @@ function literal(text: string): Node {
 }
 
 function compile(template: string, sets: SlotSets): Template | null {
+  const stretch = sets.paired ? pairedStretch(template) : null;
+  // The paired stretch becomes one slot, {paired}, filled from the screen's elements.
+  const form = stretch ? template.replace(stretch, '{paired}') : template;
   const parts: Part[] = [];
   let last = 0;
-  for (const m of template.matchAll(SLOT)) {
-    if (m.index > last) parts.push(literal(template.slice(last, m.index)));
+  for (const m of form.matchAll(SLOT)) {
+    if (m.index > last) parts.push(literal(form.slice(last, m.index)));
     const [field, kind = field] = [m[1], m[2]];
     let part: Node;
-    if (kind === 'q') part = field === 'value' ? sets.quotedValue : sets.quotedText;
+    if (field === 'paired' && stretch && sets.paired) part = sets.paired(stretch);
+    else if (kind === 'q') part = field === 'value' ? sets.quotedValue : sets.quotedText;
     else if (kind === 'free') part = field === 'app' ? sets.app : sets.purpose;
     else if (kind === 'free3') part = sets.purpose3;
     else part = CLOSED[kind];
@@ -172,7 +219,7 @@ function compile(template: string, sets: SlotSets): Template | null {
     parts.push(part);
     last = m.index + m[0].length;
   }
-  if (last < template.length) parts.push(literal(template.slice(last)));
+  if (last < form.length) parts.push(literal(form.slice(last)));
   const after = parts.map((_, k) => parts.slice(k + 1).reduce((a, p) => a + p.toEnd, 0));
   return { parts, after };
 }
@@ -241,7 +288,17 @@ export class InstructionConstraint {
         }),
       ),
       app: trieOf([...texts, ...spans].filter((t) => !t.includes('"') && t.trim() === t && !/\s\s/.test(t))),
+      paired: null,
     };
+    const referents = source.referents?.map((r) => ({ ...r, texts: r.texts.filter((t) => t.trim() !== '' && spellable(t)) }));
+    if (referents) {
+      const filled = new Map<string, Node>();
+      sets.paired = (stretch) => {
+        let n = filled.get(stretch);
+        if (!n) filled.set(stretch, (n = trieOf(fillStretch(stretch, referents))));
+        return n;
+      };
+    }
     this.templates = TEMPLATE_STRINGS.map((t) => compile(t, sets)).filter((t): t is Template => t !== null);
     this.tokens = tokenTrie(tok);
   }

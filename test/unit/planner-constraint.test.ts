@@ -2,8 +2,9 @@
  * Grammar-constrained decoding (text/instructionConstraint.ts):
  * - 10,000 random walks over what the constraint allows, on states of
  *   every split (training and held out), always end in an instruction that
- *   parses within the completion length, and every quoted span in it is a
- *   text of the screen or a span of the goal;
+ *   parses within the completion length, every quoted span in it is a
+ *   text of the screen or a span of the goal, and a reference with a role
+ *   and a text (or icon) names an element of the screen;
  * - the oracle's own canonical instructions are allowed token by token
  *   wherever their quoted texts are on the screen or in the goal;
  * - a random planner decoding under the constraint at T = 0.9 only writes
@@ -25,6 +26,7 @@ import { allowedMask, completionMask, initPlanner, plannerLogProbs, type Planner
 import { plannerPrompts } from '../../src/learn/plannerStates';
 import { disposeParams } from '../../src/models/params';
 import { buildSuites } from '../../src/world/suites';
+import { resolveRef } from '../../src/world/verifier';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -52,6 +54,7 @@ describe('grammar-constrained planner decoding', () => {
     const rng = new Random(7);
     let walks = 0;
     let quoted = 0;
+    let paired = 0;
     const styles = new Set<string>();
     const constraints = states.map((s) => rowConstraint(tok, constraintSource(s.screen, s.parts.goal)));
     for (; walks < 10_000; walks++) {
@@ -74,6 +77,11 @@ describe('grammar-constrained planner decoding', () => {
       const parsed = parseInstruction(text);
       expect(parsed, text).not.toBeNull();
       if (parsed?.ref) styles.add(parsed.ref.style);
+      // A role with a text or an icon names one of the screen's elements, not one's text and another's role.
+      if (parsed?.ref && (parsed.ref.style === 'text' || parsed.ref.style === 'icon') && parsed.ref.role) {
+        paired++;
+        expect(resolveRef(s.screen, parsed.ref).kind, `${text} names no element`).not.toBe('none');
+      }
       quoted += quotedSpans(text).length;
       expect(quotesOnlyScreenOrGoal(text, s.screen, s.parts.goal), `${text} | ${s.parts.goal}`).toBe(true);
     }
@@ -81,8 +89,33 @@ describe('grammar-constrained planner decoding', () => {
     // The check itself can fail: a text neither on the screen nor in the goal.
     expect(quotesOnlyScreenOrGoal('click on "Zqxwv Plorb"', states[0].screen, states[0].parts.goal)).toBe(false);
     expect(quoted).toBeGreaterThan(1000);
+    expect(paired).toBeGreaterThan(20);
     expect([...styles].sort()).toEqual(['color', 'function', 'icon', 'position', 'relation', 'text']);
   }, 300_000);
+
+  it('walks that open with a role-and-text reference always name an element of the screen', () => {
+    const rng = new Random(9);
+    let named = 0;
+    for (const [i, s] of states.entries()) {
+      const rc = rowConstraint(tok, constraintSource(s.screen, s.parts.goal));
+      for (const opening of ['click the "', 'click the button labelled "', 'click the link that says "']) {
+        const ids = tok.encode(opening);
+        if (ids.some((id, t) => rc.allowed(ids.slice(0, t), C)[id] !== 1)) continue; // no such element on this screen
+        while (ids[ids.length - 1] !== SPECIAL.eos && ids.length < C) {
+          const ok = rc.allowed(ids, C);
+          const choices: number[] = [];
+          ok.forEach((v, id) => v && choices.push(id));
+          ids.push(ok[SPECIAL.eos] && rng.chance(0.5) ? SPECIAL.eos : rng.pick(choices));
+        }
+        const text = tok.decode(ids);
+        const ref = parseInstruction(text)?.ref;
+        expect(ref?.style === 'text' && ref.role !== undefined, text).toBe(true);
+        if (ref) expect(resolveRef(s.screen, ref).kind, `${text} on state ${i}`).not.toBe('none');
+        named++;
+      }
+    }
+    expect(named).toBeGreaterThan(states.length);
+  }, 120_000);
 
   it("allows the oracle's canonical instruction wherever its quoted texts are on the screen or in the goal", () => {
     let checked = 0;
