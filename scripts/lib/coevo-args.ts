@@ -1,5 +1,7 @@
 /** The command line of `npm run coevo`: parsed without side effects, so it can be tested. */
 import { nonNegativeInteger, positiveInteger, readFlags, THREADS_HELP, UsageError } from './flags';
+import { ABLATION_NAMES, ABLATIONS, ablationProblem, isAblationName, type AblationName } from '../../src/coevo/ablations';
+import type { PresetName } from '../../src/models/presets';
 
 export type Backend = 'webgpu' | 'wasm';
 
@@ -22,6 +24,8 @@ export interface CoevoArgs {
   seeds?: number[];
   /** --vs: overrides of a comparison config run on the same seeds; a study even with one seed. */
   vs?: string[];
+  /** --ablation: the named ablation whose overrides make `vs` (src/coevo/ablations.ts). */
+  ablation?: AblationName;
 }
 
 export type ParsedCoevoArgs = { help: true } | { help: false; args: CoevoArgs };
@@ -60,13 +64,15 @@ usage: npm run coevo -- [options]
                        DIR/B/seed-S/: the options above plus this override (repeatable: all
                        of them make one config, e.g. --vs coevo=false). The study adds the
                        paired differences A − B per seed with a 95% t-interval
+  --ablation NAME      the full loop (A) against one of its ablations (B), as with --vs:
+${ABLATION_NAMES.map((n) => `                         ${n.padEnd(20)} ${ABLATIONS[n].overrides.join(' ')}`).join('\n')}
   -h, --help           show this help
 
 The app is built first when dist/ is older than the sources. Progress is one
 updating line on a terminal and a line every few seconds otherwise.
 Exit status: 0 done, 1 the run or the browser failed, 2 bad arguments or a config the app refused.`;
 
-const VALUE_FLAGS = ['preset', 'iterations', 'seed', 'seeds', 'out', 'backend', 'set', 'vs', 'profile', 'threads'] as const;
+const VALUE_FLAGS = ['preset', 'iterations', 'seed', 'seeds', 'out', 'backend', 'set', 'vs', 'profile', 'threads', 'ablation'] as const;
 
 /** `2024-05-01T12-30-05`: sortable and safe in a file name. */
 export function timestampName(now: Date): string {
@@ -88,6 +94,7 @@ export function parseCoevoArgs(argv: readonly string[], now: Date = new Date()):
 
   const preset = given.get('preset') ?? 'tiny';
   if (!(PRESETS as readonly string[]).includes(preset)) throw new UsageError(`--preset must be one of ${PRESETS.join(', ')}, got "${preset}".`);
+  const ablation = given.has('ablation') ? ablationOf(given.get('ablation')!, preset as PresetName, set, vs) : undefined;
   const backendRaw = given.get('backend');
   if (backendRaw !== undefined && !(BACKENDS as readonly string[]).includes(backendRaw)) throw new UsageError(`--backend must be webgpu or wasm, got "${backendRaw}".`);
   return {
@@ -103,9 +110,23 @@ export function parseCoevoArgs(argv: readonly string[], now: Date = new Date()):
       set,
       ...(given.has('profile') ? { profile: given.get('profile')! } : {}),
       ...(seeds ? { seeds } : {}),
-      ...(vs.length ? { vs } : {}),
+      ...(ablation ? { vs: [...ABLATIONS[ablation].overrides], ablation } : vs.length ? { vs } : {}),
     },
   };
+}
+
+/** The --ablation name, checked against the other options. */
+function ablationOf(name: string, preset: PresetName, set: readonly string[], vs: readonly string[]): AblationName {
+  if (!isAblationName(name)) throw new UsageError(`--ablation must be one of ${ABLATION_NAMES.join(', ')}, got "${name}".`);
+  if (vs.length > 0) throw new UsageError('give either --ablation or --vs, not both: the ablation is the comparison config.');
+  let problem: string | null;
+  try {
+    problem = ablationProblem(name, preset, set);
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+  if (problem) throw new UsageError(`--ablation ${name}: ${problem}.`);
+  return name;
 }
 
 /** KEY=VALUE overrides of --set or --vs, each key once. */

@@ -6,18 +6,20 @@
  *   DIR/A/seed-S/   report.json, report.md, charts/, run.zip of seed S in A
  *   DIR/B/seed-S/   the same for B
  *   DIR/study.json  seedStudy.ts's SeedStudy
- *   DIR/study.md    its tables and verdict
+ *   DIR/study.md    its verdict, charts and tables
+ *   DIR/charts/     the charts study.md shows (studyCharts.ts)
  *
  * Resuming: a seed whose report.json is already there with the same options
  * is read, not rerun; with --profile P each seed runs in its own profile
  * P/A/seed-S (or B), so rerunning the command after an interruption resumes
  * the unfinished seed from its last finished phase.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CoevoReport } from '../../src/coevo/records';
 import { buildStudy, type SeedRun, type SeedStudy } from '../../src/coevo/seedStudy';
 import { studyMarkdown } from '../../src/coevo/studyMarkdown';
+import { studyCharts } from '../../src/coevo/studyCharts';
 import type { CoevoArgs } from './coevo-args';
 import type { RunEnvironment, RunResult } from './coevo-run';
 import { RunFailure, unwritable } from './run-failure';
@@ -97,18 +99,25 @@ export interface StudyResult {
   study: SeedStudy;
   json: string;
   markdown: string;
+  /** Paths of the charts study.md shows. */
+  charts: string[];
   /** Per run: ran now, or read from an earlier invocation. */
   runs: { arm: 'A' | 'B'; seed: number; runId: string; reused: boolean; wallSeconds?: number }[];
 }
 
-/** Writes study.json and study.md for finished reports. */
-export function writeStudy(dir: string, study: SeedStudy): { json: string; markdown: string } {
+/** Writes study.json, study.md and its charts/ for finished reports. */
+export function writeStudy(dir: string, study: SeedStudy): { json: string; markdown: string; charts: string[] } {
   mkdirSync(dir, { recursive: true });
   const json = join(dir, 'study.json');
   const markdown = join(dir, 'study.md');
+  const charts = studyCharts(study);
+  // A rerun with fewer finished runs must not leave the last run's charts beside it.
+  rmSync(join(dir, 'charts'), { recursive: true, force: true });
+  if (charts.length) mkdirSync(join(dir, 'charts'), { recursive: true });
+  for (const c of charts) writeFileSync(join(dir, c.path), c.svg);
   writeFileSync(json, `${JSON.stringify(study, null, 2)}\n`);
-  writeFileSync(markdown, studyMarkdown(study));
-  return { json, markdown };
+  writeFileSync(markdown, studyMarkdown(study, charts));
+  return { json, markdown, charts: charts.map((c) => join(dir, c.path)) };
 }
 
 const armName = (arm: 'A' | 'B', set: readonly string[]): string => (set.length ? `${arm} (${set.join(' ')})` : arm);
@@ -142,7 +151,7 @@ export async function runStudy(a: CoevoArgs, env: RunEnvironment, runOne: RunOne
     iterations: a.iterations,
     seeds: a.seeds ?? [a.seed],
     a: { name: armName('A', a.set), set: a.set, runs: reports.A },
-    ...(a.vs ? { b: { name: armName('B', a.vs), set: setB, runs: reports.B } } : {}),
+    ...(a.vs ? { b: { name: a.ablation ? `B: ${a.ablation} (${a.vs.join(' ')})` : armName('B', a.vs), set: setB, runs: reports.B } } : {}),
   });
   return { study, ...writeStudy(outDir, study), runs };
 }

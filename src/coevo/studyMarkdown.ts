@@ -36,7 +36,8 @@ function suiteTables(iterations: readonly { k: number; metrics: Record<string, S
   return out;
 }
 
-export function studyMarkdown(study: SeedStudy): string {
+/** `charts`: images to show after the verdict (studyCharts.ts), paths relative to study.md. */
+export function studyMarkdown(study: SeedStudy, charts: readonly { path: string; alt: string }[] = []): string {
   const md: string[] = [];
   md.push(`# Seed study: preset ${study.preset}, K = ${study.iterations}, seeds ${study.seeds.join(', ')}`, '');
   md.push('## Verdict', '');
@@ -46,6 +47,10 @@ export function studyMarkdown(study: SeedStudy): string {
     'A change or difference counts only when its 95% interval excludes 0. Intervals are Student-t over seeds (n − 1 degrees of freedom); with one seed there is no interval. Differences between configs are paired: each seed against the same seed.',
     '',
   );
+  if (charts.length) {
+    md.push('## Charts', '', 'Means over seeds per iteration; the bars are 95% intervals.', '');
+    for (const c of charts) md.push(`![${c.alt.replace(/[[\]]/g, '')}](${c.path})`, '');
+  }
   md.push('## Configs', '');
   md.push(
     table(

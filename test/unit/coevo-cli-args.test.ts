@@ -59,7 +59,7 @@ describe('parseCoevoArgs', () => {
   });
 
   it('refuses bad input with a message that names the option and what is allowed', () => {
-    expect(usageError(['--bogus'])).toMatch(/unknown option --bogus; the options are --preset, .*--set, --vs, --profile, --threads, --help/);
+    expect(usageError(['--bogus'])).toMatch(/unknown option --bogus; the options are --preset, .*--set, --vs, --profile, --threads, --ablation, --help/);
     expect(usageError(['tiny'])).toContain('unexpected argument "tiny"');
     expect(usageError(['--seed'])).toBe('--seed needs a value.');
     expect(usageError(['--seed', '--out', 'x'])).toBe('--seed needs a value.');

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildStudy, changeOverK, pairRuns, summariseArm, TOO_FEW_SEEDS, type SeedRun } from '../../src/coevo/seedStudy';
 import { formatSeedFigure, studyMarkdown } from '../../src/coevo/studyMarkdown';
+import { studyCharts } from '../../src/coevo/studyCharts';
 
 const STEP = 'web/all/step_success';
 const GROUND = 'grounding/all/accuracy';
@@ -105,5 +106,23 @@ describe('seed study', () => {
     expect(lines).toContain('| all/step_success | 0.200 [-0.048, 0.448] (3) | 0.300 [-0.029, 0.629] (3) |');
     expect(lines).toContain('| all/step_success | +0.000 [+0.000, +0.000] (3) | +0.117 [+0.045, +0.188] (3) |');
     expect(formatSeedFigure(undefined)).toBe('—');
+  });
+
+  it('charts each headline metric per config with its interval bars, and the paired difference against zero', () => {
+    const study = buildStudy({ preset: 'tiny', iterations: 1, seeds: [1, 2, 3], a: { name: 'A', set: [], runs: A }, b: { name: 'B: no-coevo', set: ['coevo=false'], runs: B } });
+    const charts = studyCharts(study);
+    // No reading probe in these reports: two metrics, each with its paired chart.
+    expect(charts.map((c) => c.path)).toEqual(['charts/web-all-step-success.svg', 'charts/web-all-step-success-paired.svg', 'charts/grounding-all-accuracy.svg', 'charts/grounding-all-accuracy-paired.svg']);
+    const [step, paired] = charts;
+    expect(step.svg.startsWith('<svg')).toBe(true);
+    for (const name of ['A', 'A: 95% interval', 'B: no-coevo', 'B: no-coevo: 95% interval']) expect(step.svg).toContain(`>${name}<`);
+    expect(paired.svg).toContain('>no difference<');
+    expect(paired.alt).toBe('web step success: paired difference A − B: no-coevo');
+    const md = studyMarkdown(study, charts);
+    expect(md).toContain('![web step success: mean over seeds 1, 2, 3](charts/web-all-step-success.svg)');
+    // One seed has no interval: the mean line alone, no bars.
+    const one = studyCharts(buildStudy({ preset: 'tiny', iterations: 1, seeds: [1], a: { name: 'A', set: [], runs: [A[0]] } }));
+    expect(one.map((c) => c.path)).toEqual(['charts/web-all-step-success.svg', 'charts/grounding-all-accuracy.svg']);
+    expect(one[0].svg).not.toContain('95% interval');
   });
 });

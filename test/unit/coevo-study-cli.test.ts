@@ -12,6 +12,9 @@ import type { CoevoReport } from '../../src/coevo/records';
 import type { SeedStudy } from '../../src/coevo/seedStudy';
 import { parseCoevoArgs, UsageError, type CoevoArgs } from '../../scripts/lib/coevo-args';
 import { finishedReport, runStudy, studyRuns, withOverrides, type RunOne } from '../../scripts/lib/coevo-study';
+import { ABLATION_NAMES, ABLATIONS } from '../../src/coevo/ablations';
+import { applySet, defaultConfig } from '../../src/coevo/config';
+import { existsSync } from 'node:fs';
 import { ProgressPrinter } from '../../scripts/lib/progress';
 import { writeReport } from '../../scripts/lib/write-report';
 
@@ -69,6 +72,39 @@ describe('--seeds and --vs', () => {
   });
 });
 
+describe('--ablation', () => {
+  it('names each ablation of the issue as the overrides of B, and every override is a change the app accepts', () => {
+    expect(ABLATION_NAMES).toEqual(['no-coevo', 'frozen-grounder', 'single-grounder', 'sparse-reward', 'no-attention-filter', 'no-curation']);
+    for (const name of ABLATION_NAMES) {
+      const full = defaultConfig('tiny', 1);
+      const ablated = ABLATIONS[name].overrides.reduce(applySet, name === 'sparse-reward' ? applySet(full, 'grounderGrpo=true') : full);
+      // Each override changes the field it names: a renamed field or a default that already equals it would fail here.
+      for (const kv of ABLATIONS[name].overrides) {
+        const [key, value] = kv.split('=');
+        const [head, leaf] = key.split('.');
+        const read = (c: object) => String(leaf ? (c as Record<string, Record<string, unknown>>)[head][leaf] : (c as Record<string, unknown>)[head]);
+        expect(read(ablated), kv).toBe(value);
+        if (!(name === 'frozen-grounder' && key === 'grounderGrpo')) expect(read(full), `${kv} is already the tiny default`).not.toBe(value);
+      }
+    }
+  });
+
+  it('runs the full loop against the ablation on the same seeds', () => {
+    const a = parse(['--seeds', '1,2', '--ablation', 'no-curation', '--out', 'o']);
+    expect(a).toMatchObject({ ablation: 'no-curation', vs: ['curation.tooEasy=false', 'curation.misaligned=false', 'curation.diversity=false'], set: [] });
+    expect(studyRuns(a).map((r) => `${r.arm}${r.seed} ${r.args.set.join(' ')}`.trim())).toEqual(['A1', 'A2', 'B1 curation.tooEasy=false curation.misaligned=false curation.diversity=false', 'B2 curation.tooEasy=false curation.misaligned=false curation.diversity=false']);
+  });
+
+  it('refuses an unknown name, --vs beside it, a --set of a field it sets, and an ablation the config would not notice', () => {
+    expect(refused(['--ablation', 'no-planner'])).toBe('--ablation must be one of no-coevo, frozen-grounder, single-grounder, sparse-reward, no-attention-filter, no-curation, got "no-planner".');
+    expect(refused(['--ablation', 'no-coevo', '--vs', 'coevo=false'])).toMatch(/give either --ablation or --vs, not both/);
+    expect(refused(['--ablation', 'no-coevo', '--set', 'coevo=true'])).toBe('--ablation no-coevo: --set coevo=true is a field the no-coevo ablation sets itself; leave it out.');
+    expect(refused(['--ablation', 'sparse-reward'])).toMatch(/grounder GRPO, which this config leaves off; add --set grounderGrpo=true/);
+    expect(parse(['--ablation', 'sparse-reward', '--set', 'grounderGrpo=true']).vs).toEqual(['pointReward=sparse']);
+    expect(refused(['--ablation', 'no-coevo', '--set', 'evalSize=0'])).toMatch(/evalSize/);
+  });
+});
+
 /** What a finished run of `args` would report: step success rises by 0.05·seed in A, stays in B. */
 function fakeReport(args: CoevoArgs): CoevoReport {
   const coevo = !args.set.includes('coevo=false');
@@ -114,6 +150,9 @@ describe('a seed study end to end, with a stand-in run', () => {
     expect(f.interval!.high).toBeCloseTo(0.1 + 0.12421, 4);
     expect(study.verdict.find((v) => v.half === 'grounder' && v.comparison === 'against B')!.sentence).toContain('no measurable difference');
     expect(readFileSync(r.markdown, 'utf8')).toContain('## Paired: A (evalSize=16) − B (coevo=false)');
+    expect(readFileSync(r.markdown, 'utf8')).toContain('](charts/web-all-step-success-paired.svg)');
+    for (const c of r.charts) expect(existsSync(c), c).toBe(true);
+    expect(r.charts).toHaveLength(4);
     expect(r.runs.every((x) => !x.reused)).toBe(true);
   });
 
