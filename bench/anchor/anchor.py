@@ -8,7 +8,8 @@ The spec (JSON; scripts/lib/bench-anchor.ts writes it) holds the grounder
 and planner configs of a preset, the project's constants (canvas, classes,
 special tokens, GRPO settings) and, per step, the work items the project's
 steps ran: the first is the profiled warm-up (its FLOPs are counted), the
-rest are cycled through the timed steps."""
+rest are the timed steps, one for one (without them, --steps repeats of the
+first)."""
 import argparse
 import json
 import statistics
@@ -36,11 +37,12 @@ def measure(step, work: list[dict], steps: int) -> dict:
     with FlopCounter() as counter:
         step(work[0])
     warmup_ms = (time.perf_counter() - t0) * 1000
-    timed = work[1:] or work
+    # The project's timed steps one for one when the spec lists them, else `steps` repeats of the warm-up's work.
+    timed = work[1:] or work * steps
     ms = []
-    for i in range(steps):
+    for w in timed:
         t = time.perf_counter()
-        step(timed[i % len(timed)])
+        step(w)
         ms.append((time.perf_counter() - t) * 1000)
     return {
         "medianMs": statistics.median(ms),
