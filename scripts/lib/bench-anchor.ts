@@ -126,6 +126,7 @@ export function anchorReport(rounds: readonly AnchorRound[], python: string): An
       torch_planner: first.torch.params.planner,
     },
     steps,
+    work: first.wasm.work,
     flops_within_tolerance: within,
     not_mirrored: first.torch.notMirrored,
   };

@@ -60,14 +60,21 @@ type BenchResult = { worker: WorkerBench; mainThread: MainThreadBench };
 /** One call of window.coevo.bench, its progress shown as it goes. */
 async function benchRound(page: Page, o: BenchOptions, printer: AppEnvironment['printer'], startedAt: number, label: string): Promise<BenchResult> {
   let finished = false;
+  let shown = 0;
+  // The page keeps the previous round's progress until this round's first report: wait for a stage of this one.
+  let fresh = false;
+  const show = (p: BenchProgress | null) => {
+    if (p && !['idle', 'done', 'failed'].includes(p.stage)) fresh = true;
+    if (!p || !fresh) return;
+    for (; shown < p.results.length; shown++) printer.log(`  ${label}${p.results[shown]}`);
+  };
   const poll = (async () => {
     let last = '';
-    let shown = 0;
     while (!finished) {
       const p = await benchProgress(page);
       const now = performance.now();
-      for (; p && shown < p.results.length; shown++) printer.log(`  ${label}${p.results[shown]}`);
-      if (p && p.stage !== 'idle' && p.stage !== 'result') {
+      show(p);
+      if (p && fresh && !['idle', 'result', 'done', 'failed'].includes(p.stage)) {
         const line = `${label}${p.stage}: ${p.detail} · elapsed ${formatDuration(now - startedAt)}`;
         printer.update(line, now, `${p.stage}: ${p.detail}` !== last);
         last = `${p.stage}: ${p.detail}`;
@@ -83,6 +90,8 @@ async function benchRound(page: Page, o: BenchOptions, printer: AppEnvironment['
     await poll;
     printer.end();
   }
+  // The lines measured since the last poll.
+  if (outcome.ok) show(await benchProgress(page));
   if (!outcome.ok) throw new RunFailure(1, outcome.missing ? missingApiMessage('bench') : `the benchmark failed: ${outcome.message}`);
   return outcome.value;
 }

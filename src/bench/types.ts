@@ -346,6 +346,8 @@ export interface AnchorReport {
   /** Parameter counts: the project's models, and the mirrors' (equal, or the bench fails). */
   params: { grounder: number; planner: number; torch_grounder: number; torch_planner: number };
   steps: Record<AnchorStepName, AnchorStepReport>;
+  /** The sizes the first round's steps ran at (warm-up first), which both sides ran. */
+  work: StepsWork;
   flops_within_tolerance: boolean;
   /** What the mirror does not do of the project's step (bench/anchor/anchor.py says). */
   not_mirrored: string[];
