@@ -61,11 +61,10 @@ type BenchResult = { worker: WorkerBench; mainThread: MainThreadBench };
 async function benchRound(page: Page, o: BenchOptions, printer: AppEnvironment['printer'], startedAt: number, label: string): Promise<BenchResult> {
   let finished = false;
   let shown = 0;
-  // The page keeps the previous round's progress until this round's first report: wait for a stage of this one.
-  let fresh = false;
+  // The page keeps the previous round's progress until this round starts: a snapshot equal to it is not this round's.
+  const stale = JSON.stringify(await benchProgress(page));
   const show = (p: BenchProgress | null) => {
-    if (p && !['idle', 'done', 'failed'].includes(p.stage)) fresh = true;
-    if (!p || !fresh) return;
+    if (!p || JSON.stringify(p) === stale) return;
     for (; shown < p.results.length; shown++) printer.log(`  ${label}${p.results[shown]}`);
   };
   const poll = (async () => {
@@ -74,7 +73,7 @@ async function benchRound(page: Page, o: BenchOptions, printer: AppEnvironment['
       const p = await benchProgress(page);
       const now = performance.now();
       show(p);
-      if (p && fresh && !['idle', 'result', 'done', 'failed'].includes(p.stage)) {
+      if (p && !['idle', 'result', 'done', 'failed'].includes(p.stage)) {
         const line = `${label}${p.stage}: ${p.detail} · elapsed ${formatDuration(now - startedAt)}`;
         printer.update(line, now, `${p.stage}: ${p.detail}` !== last);
         last = `${p.stage}: ${p.detail}`;
