@@ -10,7 +10,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 aten = torch.ops.aten
 
 
-def _conv(inp, weight, out_shape) -> int:
+def _conv(weight, out_shape) -> int:
     """2 · output positions · (in-channels · window) · out-channels."""
     positions = out_shape[0] * prod(out_shape[2:])
     return 2 * positions * prod(weight.shape[1:]) * weight.shape[0]
@@ -25,11 +25,11 @@ def op_flops(func, args, out) -> int:
         a, b = args[1], args[2]
         return 2 * prod(a.shape) * b.shape[-1]
     if packet is aten.convolution:
-        return _conv(args[0], args[1], out.shape)
+        return _conv(args[1], out.shape)
     if packet is aten.convolution_backward:
         grad_out, weight, mask = args[0], args[2], args[10]
         # The input's gradient and the weight's each cost one product the size of the forward one.
-        return _conv(None, weight, grad_out.shape) * (int(mask[0]) + int(mask[1]))
+        return _conv(weight, grad_out.shape) * (int(mask[0]) + int(mask[1]))
     return 0
 
 
