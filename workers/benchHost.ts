@@ -26,6 +26,8 @@ export function createBenchHost(deps: BenchHostDeps) {
       if (!device) throw new Error('Choose a backend (useBackend) before benchmarking.');
       if (running) throw new Error('A benchmark is already running in this tab; wait for it to finish.');
       running = true;
+      // A new run's progress starts empty, so that nobody reads the last run's lines as this one's.
+      progress = { stage: 'starting', detail: '', results: [] };
       try {
         const a = device.adapter;
         const adapter = a ? { vendor: a.vendor, architecture: a.architecture, device: a.device, description: a.description, software: a.software } : null;

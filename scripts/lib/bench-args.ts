@@ -14,6 +14,8 @@ export interface BenchArgs {
   backendExplicit: boolean;
   /** --threads: the WASM backend's thread count; undefined = the app's default (one per core). */
   threads?: number;
+  /** --anchor: rounds of the PyTorch anchor interleaved with WASM rounds (null: no anchor). */
+  anchorRounds: number | null;
 }
 
 export type ParsedBenchArgs = { help: true } | { help: false; args: BenchArgs };
@@ -37,9 +39,12 @@ export const REDUCED_COEVO: Record<'tiny' | 'demo', readonly string[]> = {
 
 const SIZES: Record<'tiny' | 'demo', Omit<BenchOptions, 'preset' | 'seed' | 'coevoSet' | 'iterations'>> = {
   // The co-evolution tiny preset's grounder batch; planner GRPO with 2 prompts × 4 (the preset's 4 × 7 takes many minutes a step on software WebGPU).
-  tiny: { screens: 20, grounderBatch: 8, grounderSteps: 2, grpoPrompts: 2, groupSize: 4, plannerSteps: 1, matmulReps: 10, kernelReps: 2 },
-  demo: { screens: 100, grounderBatch: 16, grounderSteps: 5, grpoPrompts: 8, groupSize: 7, plannerSteps: 2, matmulReps: 20, kernelReps: 5 },
+  tiny: { screens: 20, grounderBatch: 8, plannerBatch: 8, grounderSteps: 2, grpoPrompts: 2, groupSize: 4, plannerSteps: 1, matmulReps: 10, kernelReps: 2 },
+  demo: { screens: 100, grounderBatch: 16, plannerBatch: 16, grounderSteps: 5, grpoPrompts: 8, groupSize: 7, plannerSteps: 2, matmulReps: 20, kernelReps: 5 },
 };
+
+/** WASM and PyTorch rounds each with --anchor: two at least, so that one disturbed round does not decide a ratio. */
+export const DEFAULT_ANCHOR_ROUNDS = 2;
 
 export const BENCH_HELP = `Measures training speed and memory in the real app, in headless Chromium with WebGPU, and writes JSON.
 
@@ -56,13 +61,18 @@ usage: npm run bench -- [options]
   --set KEY=VALUE      override a field of the reduced co-evolution config (repeatable)
   --kernel-reps N      replays of each distinct kernel of the two steps, for the time-per-kernel
                        table (default ${SIZES.tiny.kernelReps} for tiny, ${SIZES.demo.kernelReps} for demo; 0 skips it)
+  --anchor             also time the same steps mirrored in PyTorch on CPU (bench/anchor/), at the
+                       WASM run's thread count, interleaved with WASM rounds; print WASM / PyTorch
+                       ratios; fail if the mirror's FLOPs differ from the project's by over 10%.
+                       Implies --backend wasm; installs Debian's python3-torch if no python3 has torch
+  --anchor-rounds N    rounds of each side with --anchor (default ${DEFAULT_ANCHOR_ROUNDS}, at least 2)
   -h, --help           show this help
 
 The 3-iteration run uses the preset's model sizes with reduced step counts
 (listed in the JSON under iteration.config.set). Exit status: 0 measured,
 1 the benchmark or the browser failed, 2 bad arguments.`;
 
-const FLAGS = ['preset', 'out', 'seed', 'iterations', 'backend', 'set', 'kernel-reps', 'threads', 'steps'] as const;
+const FLAGS = ['preset', 'out', 'seed', 'iterations', 'backend', 'set', 'kernel-reps', 'threads', 'steps', 'anchor-rounds'] as const;
 
 /** Later `--set`s of a key replace the reduced config's value for it. */
 export function mergeSets(base: readonly string[], extra: readonly string[]): string[] {
@@ -73,7 +83,9 @@ export function mergeSets(base: readonly string[], extra: readonly string[]): st
 
 export function parseBenchArgs(argv: readonly string[], now: Date = new Date()): ParsedBenchArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
-  const { given, repeated } = readFlags(argv, FLAGS, ['set']);
+  // --anchor is a switch, the one flag without a value.
+  const anchor = argv.includes('--anchor');
+  const { given, repeated } = readFlags(argv.filter((a) => a !== '--anchor'), FLAGS, ['set']);
   const set = repeated.get('set') ?? [];
   for (const value of set) {
     if (!/^[A-Za-z_][\w.-]*=.+$/.test(value)) throw new UsageError(`--set takes KEY=VALUE (e.g. --set evalSize=2), got "${value}".`);
@@ -82,6 +94,10 @@ export function parseBenchArgs(argv: readonly string[], now: Date = new Date()):
   if (preset !== 'tiny' && preset !== 'demo') throw new UsageError(`--preset must be one of ${BENCH_PRESETS.join(', ')}, got "${preset}".`);
   const backend = given.get('backend');
   if (backend !== undefined && backend !== 'webgpu' && backend !== 'wasm') throw new UsageError(`--backend must be webgpu or wasm, got "${backend}".`);
+  if (anchor && backend === 'webgpu') throw new UsageError('--anchor compares the WASM backend with PyTorch on CPU; drop --backend webgpu.');
+  if (!anchor && given.has('anchor-rounds')) throw new UsageError('--anchor-rounds needs --anchor.');
+  const anchorRounds = anchor ? (given.has('anchor-rounds') ? positiveInteger('anchor-rounds', given.get('anchor-rounds') as string) : DEFAULT_ANCHOR_ROUNDS) : null;
+  if (anchorRounds !== null && anchorRounds < 2) throw new UsageError('--anchor-rounds must be 2 or more: rounds of each side alternate.');
   const seed = given.has('seed') ? nonNegativeInteger('seed', given.get('seed') as string) : 1;
   const iterations = given.has('iterations') ? nonNegativeInteger('iterations', given.get('iterations') as string) : 3;
   const threads = given.has('threads') ? positiveInteger('threads', given.get('threads') as string) : undefined;
@@ -93,9 +109,10 @@ export function parseBenchArgs(argv: readonly string[], now: Date = new Date()):
     args: {
       options: { preset, seed, iterations, coevoSet: mergeSets(REDUCED_COEVO[preset], set), ...sizes },
       out: given.get('out') ?? `out/bench/${preset}-${timestampName(now)}.json`,
-      backend: backend ?? 'webgpu',
-      backendExplicit: backend !== undefined,
+      backend: backend ?? (anchor ? 'wasm' : 'webgpu'),
+      backendExplicit: backend !== undefined || anchor,
       threads,
+      anchorRounds,
     },
   };
 }

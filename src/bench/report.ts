@@ -3,7 +3,7 @@
  * figures next to the ratios and the acceptance checks of issue 7. Pure, so
  * the command and the tests build the same thing.
  */
-import type { BenchMachine, BenchReport, MainThreadBench, MemorySnapshot, ReportedStep, StepFigures, WorkerBench } from './types';
+import type { AnchorReport, BenchMachine, BenchReport, MainThreadBench, MemorySnapshot, ReportedStep, StepFigures, WorkerBench } from './types';
 
 const round = (x: number, digits = 4): number => (Number.isFinite(x) ? +x.toPrecision(digits) : x);
 
@@ -55,7 +55,7 @@ export interface ReportMeta {
   wallSeconds: number;
 }
 
-export function buildBenchReport(w: WorkerBench, main: MainThreadBench, meta: ReportMeta): BenchReport {
+export function buildBenchReport(w: WorkerBench, main: MainThreadBench, meta: ReportMeta, anchor: AnchorReport | null = null): BenchReport {
   const grounder = { sft_samples_per_second: round(w.grounder.samplesPerSecond), batch: w.grounder.batch, ...stepFields(w.grounder.step, w.grounder.matmul.gflops, w.grounder.matmul.shape) };
   const planner = {
     grpo_groups_per_second: round(w.planner.groupsPerSecond),
@@ -97,6 +97,16 @@ export function buildBenchReport(w: WorkerBench, main: MainThreadBench, meta: Re
     screens: { rendered_per_second: round(w.screens.perSecond), ms_each: round(w.screens.msEach), count: w.screens.count },
     grounder,
     planner,
+    planner_sft: {
+      batch: w.plannerSft.batch,
+      step_ms: round(w.plannerSft.step.medianMs),
+      step_gflop: round(w.plannerSft.step.flops / 1e9),
+      step_gflops: round(w.plannerSft.step.gflops),
+      kernels_per_step: w.plannerSft.step.kernels,
+      matmuls_per_step: w.plannerSft.step.matmuls,
+      warmup_ms: round(w.plannerSft.step.warmupMs),
+    },
+    anchor,
     iteration,
     memory: {
       before: w.memoryBefore,
@@ -134,6 +144,7 @@ export function benchTable(r: BenchReport): string {
     ['grounder step', `${r.grounder.step_gflops} GFLOP/s vs matmul ${r.grounder.matmul_gflops} → efficiency ${r.grounder.step_efficiency}`],
     ['planner GRPO', `${r.planner.grpo_groups_per_second} groups/s (${r.planner.prompts}×${r.planner.group_size}, ${r.planner.step_ms} ms/step)`],
     ['planner step', `${r.planner.step_gflops} GFLOP/s vs matmul ${r.planner.matmul_gflops} → efficiency ${r.planner.step_efficiency}`],
+    ['planner SFT', `batch ${r.planner_sft.batch}, ${r.planner_sft.step_ms} ms/step, ${r.planner_sft.step_gflops} GFLOP/s, ${r.planner_sft.kernels_per_step} kernels`],
   ];
   for (const [name, step] of [['grounder', r.grounder], ['planner', r.planner]] as const) {
     const k = step.kernel_times;

@@ -1,13 +1,15 @@
 /**
- * The worker's half of `npm run bench`: screens/s, grounder SFT and planner
- * GRPO steps (time, FLOPs, GFLOP/s), the reference matmul at each step's
+ * The worker's half of `npm run bench`: screens/s, grounder SFT, planner SFT
+ * and planner GRPO steps (time, FLOPs, GFLOP/s; the sizes each step ran, for
+ * the PyTorch anchor), the reference matmul at each step's
  * dominant shape on the same adapter in the same run, and a short
  * co-evolution run for per-phase times and memory across iterations.
  */
 import * as tf from '../models/tf';
 import { disposeParams } from '../models/params';
 import type { Paint } from '../learn/stepCheck';
-import { benchGrounder, grounderSftTrainer, plannerGrpoTrainer, type TimedTrainer } from './agentSteps';
+import { benchGrounder, grounderSftTrainer, plannerGrpoTrainer, plannerSftTrainer, type TimedTrainer } from './agentSteps';
+import { anchorSpec } from './anchorSpec';
 import { benchCoevo, type CoevoDriver } from './coevoRun';
 import { dispatchMs, matmulFigures, memorySnapshot, stepFigures, timeSteps } from './measure';
 import { byKernelName, timeKernels } from './kernelTimes';
@@ -25,16 +27,17 @@ export interface BenchDeps {
 /** How many of the most expensive distinct kernel calls the report lists. */
 const TOP_KERNELS = 12;
 
-async function measureTrainer(trainer: TimedTrainer, steps: number, kernelReps: number, say: (detail: string) => void): Promise<StepFigures> {
+async function measureTrainer<W>(trainer: TimedTrainer<W>, steps: number, kernelReps: number, say: (detail: string) => void): Promise<{ figures: StepFigures; work: W[] }> {
+  const work: W[] = [];
   try {
     say('warm-up step (compiles shaders; profiled to count FLOPs)');
-    const { timing, profile } = await timeSteps(() => trainer.step(), steps, (i, lastMs) => say(`timed step ${i + 1}/${steps} (the step before took ${Math.round(lastMs)} ms)`));
+    const { timing, profile } = await timeSteps(async () => work.push(await trainer.step()), steps, (i, lastMs) => say(`timed step ${i + 1}/${steps} (the step before took ${Math.round(lastMs)} ms)`));
     let breakdown: KernelBreakdown | null = null;
     if (kernelReps > 0) {
       const t = await timeKernels(profile.calls, kernelReps, (done, total) => say(`replaying kernel ${done + 1} of ${total} distinct calls`));
       breakdown = { estimateMs: t.estimateMs, skipped: t.skipped, top: t.kernels.slice(0, TOP_KERNELS), byName: byKernelName(t.kernels) };
     }
-    return stepFigures(timing, profile, breakdown);
+    return { figures: stepFigures(timing, profile, breakdown), work };
   } finally {
     trainer.dispose();
   }
@@ -71,19 +74,25 @@ export async function runBench(o: BenchOptions, deps: BenchDeps): Promise<Worker
 
   const g = benchGrounder(o.preset, o.seed);
   try {
-    const gStep = await measureTrainer(grounderSftTrainer(g, { seed: o.seed, batch: o.grounderBatch, distinct: Math.min(4, o.grounderSteps + 2), paint: deps.paint }), o.grounderSteps, o.kernelReps, stage('grounder SFT'));
+    const gRun = await measureTrainer(grounderSftTrainer(g, { seed: o.seed, batch: o.grounderBatch, distinct: Math.min(4, o.grounderSteps + 2), paint: deps.paint }), o.grounderSteps, o.kernelReps, stage('grounder SFT'));
+    const gStep = gRun.figures;
     stage('matmul')(`reference for the grounder step [${Object.values(gStep.dominant).join('×')}]`);
     const gMatmul = await matmulFigures(gStep.dominant, o.matmulReps);
     result(stepLine('grounder SFT', gStep, gMatmul.gflops));
     const gKernels = kernelLine('grounder SFT', gStep);
     if (gKernels) result(gKernels);
 
-    const pStep = await measureTrainer(plannerGrpoTrainer(o.preset, g, { seed: o.seed, prompts: o.grpoPrompts, groupSize: o.groupSize, paint: deps.paint }), o.plannerSteps, o.kernelReps, stage('planner GRPO'));
+    const pRun = await measureTrainer(plannerGrpoTrainer(o.preset, g, { seed: o.seed, prompts: o.grpoPrompts, groupSize: o.groupSize, paint: deps.paint }), o.plannerSteps, o.kernelReps, stage('planner GRPO'));
+    const pStep = pRun.figures;
     stage('matmul')(`reference for the planner step [${Object.values(pStep.dominant).join('×')}]`);
     const pMatmul = await matmulFigures(pStep.dominant, o.matmulReps);
     result(stepLine('planner GRPO', pStep, pMatmul.gflops));
     const pKernels = kernelLine('planner GRPO', pStep);
     if (pKernels) result(pKernels);
+
+    // Timed as often as planner GRPO; its kernels are not replayed (the anchor compares whole steps).
+    const sRun = await measureTrainer(plannerSftTrainer(o.preset, { seed: o.seed, batch: o.plannerBatch, distinct: Math.min(4, o.plannerSteps + 2) }), o.plannerSteps, 0, stage('planner SFT'));
+    result(`planner SFT: steps ${sRun.figures.stepMs.map((x) => Math.round(x)).join(', ')} ms (warm-up ${Math.round(sRun.figures.warmupMs)} ms), ${sRun.figures.kernels} kernels, ${(sRun.figures.flops / 1e9).toFixed(3)} GFLOP`);
 
     const coevo =
       o.iterations > 0
@@ -101,6 +110,9 @@ export async function runBench(o: BenchOptions, deps: BenchDeps): Promise<Worker
       screens,
       grounder: { batch: o.grounderBatch, samplesPerSecond: (o.grounderBatch * 1000) / gStep.medianMs, step: gStep, matmul: gMatmul },
       planner: { prompts: o.grpoPrompts, groupSize: o.groupSize, groupsPerSecond: (o.grpoPrompts * 1000) / pStep.medianMs, step: pStep, matmul: pMatmul },
+      plannerSft: { batch: o.plannerBatch, step: sRun.figures },
+      work: { grounderSft: gRun.work, plannerSft: sRun.work, plannerGrpo: pRun.work },
+      anchorSpec: anchorSpec(o.preset),
       memoryBefore,
       coevo,
     };

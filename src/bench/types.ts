@@ -4,6 +4,8 @@
  * adds (MainThreadBench) and the JSON the command writes (BenchReport).
  * Types only, so the page and the Node script import them without tfjs.
  */
+import type { GrounderConfig } from '../models/grounder';
+import type { PlannerConfig } from '../models/planner';
 import type { PresetName } from '../models/presets';
 
 export interface BenchOptions {
@@ -14,6 +16,8 @@ export interface BenchOptions {
   /** Grounder SFT batch size and timed steps (after one untimed warm-up step). */
   grounderBatch: number;
   grounderSteps: number;
+  /** Planner SFT batch size (timed for as many steps as planner GRPO). */
+  plannerBatch: number;
   /** Planner GRPO: prompts per step, completions per prompt, timed steps (after one warm-up). */
   grpoPrompts: number;
   groupSize: number;
@@ -117,6 +121,82 @@ export interface CoevoBench {
   wallSeconds: number;
 }
 
+/**
+ * What one training step ran, in the sizes that vary from step to step
+ * (prompt buckets, completion lengths, how many instructions the reward
+ * pool grounded): a mirror of the step (the PyTorch anchor, bench/anchor/)
+ * needs them to do the same work.
+ */
+export interface GrounderSftWork {
+  batch: number;
+}
+
+export interface PlannerSftWork {
+  batch: number;
+  promptLength: number;
+}
+
+export interface PlannerGrpoWork {
+  /** Completions sampled: prompts × groupSize. */
+  rows: number;
+  groupSize: number;
+  promptLength: number;
+  /** Tokens sampled per row (the decode loop ran until every row ended, or the completion length). */
+  decodeSteps: number;
+  /** Instructions the reward pool's neural grounder grounded (those that parsed). */
+  groundedQueries: number;
+}
+
+/** Each step's work, warm-up (the profiled step) first, then the timed steps in order. */
+export interface StepsWork {
+  grounderSft: GrounderSftWork[];
+  plannerSft: PlannerSftWork[];
+  plannerGrpo: PlannerGrpoWork[];
+}
+
+export type AnchorStepName = keyof StepsWork;
+
+/** The project's values a mirror of its models and steps needs besides the configs. */
+export interface AnchorConstants {
+  canvasWidth: number;
+  canvasHeight: number;
+  cell: number;
+  glyphStride: number;
+  letterClasses: number;
+  wordCharClasses: number;
+  roleClasses: number;
+  iconClasses: number;
+  colorClasses: number;
+  spellLetters: number;
+  /** The web screen, whose cells are the valid ones of the mirror's batches. */
+  screenWidth: number;
+  screenHeight: number;
+  pad: number;
+  bos: number;
+  eos: number;
+  sep: number;
+  temperature: number;
+  beta: number;
+  epsilon: number;
+  /** Queries per forward of the reward pool's neural grounder. */
+  poolBatch: number;
+}
+
+/** What bench/anchor/anchor.py reads (its --spec): the models, as the worker built them, and their training settings. */
+export interface AnchorSpec {
+  grounder: GrounderConfig;
+  planner: PlannerConfig;
+  constants: AnchorConstants;
+  grounderLr: number;
+  plannerSftLr: number;
+  plannerGrpoLr: number;
+  /** Global gradient-norm clip of planner SFT (0: none). */
+  plannerClip: number;
+  /** Parameter counts of the project's models, which the mirror's must equal. */
+  params: { grounder: number; planner: number };
+  work?: Partial<StepsWork>;
+}
+
 /** What the worker measures. */
 export interface WorkerBench {
   backend: string;
@@ -129,6 +209,10 @@ export interface WorkerBench {
   screens: { count: number; perSecond: number; msEach: number };
   grounder: { batch: number; samplesPerSecond: number; step: StepFigures; matmul: MatmulFigures };
   planner: { prompts: number; groupSize: number; groupsPerSecond: number; step: StepFigures; matmul: MatmulFigures };
+  plannerSft: { batch: number; step: StepFigures };
+  /** The sizes each step ran, and the models, for the PyTorch anchor. */
+  work: StepsWork;
+  anchorSpec: AnchorSpec;
   memoryBefore: MemorySnapshot;
   coevo: CoevoBench | null;
 }
@@ -178,6 +262,9 @@ export interface BenchReport {
   screens: { rendered_per_second: number; ms_each: number; count: number };
   grounder: ReportedStep & { sft_samples_per_second: number; batch: number };
   planner: ReportedStep & { grpo_groups_per_second: number; prompts: number; group_size: number };
+  planner_sft: { batch: number; step_ms: number; step_gflop: number; step_gflops: number; kernels_per_step: number; matmuls_per_step: number; warmup_ms: number };
+  /** The PyTorch anchor (--anchor): the same steps timed in PyTorch on CPU, interleaved with the WASM runs; null without it. */
+  anchor: AnchorReport | null;
   iteration: {
     /** Which iteration `phases_seconds` is (the last: shaders compiled, caches warm). */
     iteration: number;
@@ -234,4 +321,34 @@ export interface ReportedStep {
     by_name: { kernel: string; count: number; ms: number }[];
     top: { kernel: string; inputs: (number[] | null)[]; count: number; ms_each: number; ms: number }[];
   } | null;
+}
+
+/** One step timed both ways: medians over rounds of each round's median, FLOPs of the profiled steps. */
+export interface AnchorStepReport {
+  wasm_ms: number;
+  torch_ms: number;
+  /** wasm_ms / torch_ms. */
+  ratio: number;
+  wasm_gflop: number;
+  torch_gflop: number;
+  /** torch_gflop / wasm_gflop − 1: the bench fails beyond ±ANCHOR_FLOP_TOLERANCE. */
+  flop_difference: number;
+  /** Each round's median, in round order. */
+  wasm_round_ms: number[];
+  torch_round_ms: number[];
+}
+
+export interface AnchorReport {
+  torch: string;
+  python: string;
+  threads: number;
+  rounds: number;
+  /** Parameter counts: the project's models, and the mirrors' (equal, or the bench fails). */
+  params: { grounder: number; planner: number; torch_grounder: number; torch_planner: number };
+  steps: Record<AnchorStepName, AnchorStepReport>;
+  /** The sizes the first round's steps ran at (warm-up first), which both sides ran. */
+  work: StepsWork;
+  flops_within_tolerance: boolean;
+  /** What the mirror does not do of the project's step (bench/anchor/anchor.py says). */
+  not_mirrored: string[];
 }

@@ -79,6 +79,8 @@ export interface PlannerGrpoStep {
   kl: number;
   clipFraction: number;
   samples: PlannerGrpoSample[];
+  /** Sizes the step ran at, which vary with its draws; the bench's PyTorch anchor repeats them: the prompts' padded length, the most tokens a row decoded, the instructions the pool grounded. */
+  sizes: { promptLength: number; decodeSteps: number; grounded: number };
 }
 
 export interface PlannerGrpo {
@@ -177,6 +179,7 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
         groups: adv.groups,
         kl: klV[0],
         clipFraction: clipV[0],
+        sizes: { promptLength: pl, decodeSteps: Math.max(...decoded.map((d) => d.tokens.length)), grounded: need.length },
         samples: decoded.map((d, i) => ({
           stateIndex: Math.floor(i / g),
           truth: states[Math.floor(i / g)].instruction,

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { benchTable, buildBenchReport } from '../../src/bench/report';
 import type { MainThreadBench, MemorySnapshot, StepFigures, WorkerBench } from '../../src/bench/types';
 import { mergeSets, parseBenchArgs, REDUCED_COEVO, UsageError } from '../../scripts/lib/bench-args';
+import { anchorSpec } from '../../src/bench/anchorSpec';
+
+const anchorSpecFixture = anchorSpec('tiny');
 
 const mem = (tensors: number, gpu: number): MemorySnapshot => ({ tensors, bytes: gpu, gpuBytesInUse: gpu, gpuBytesAllocated: gpu * 2 });
 
@@ -19,6 +22,9 @@ function worker(after: MemorySnapshot[]): WorkerBench {
     screens: { count: 10, perSecond: 50, msEach: 20 },
     grounder: { batch: 8, samplesPerSecond: 80, step: step(2e9, 100, 5000), matmul: { shape: { batch: 1, m: 64, k: 32, n: 16 }, flops: 65536, medianMs: 0.01, gflops: 40 } },
     planner: { prompts: 2, groupSize: 4, groupsPerSecond: 1, step: step(1e9, 2000), matmul: { shape: { batch: 1, m: 8, k: 8, n: 8 }, flops: 1024, medianMs: 0.001, gflops: 10 } },
+    plannerSft: { batch: 8, step: step(1.5e9, 300) },
+    work: { grounderSft: [{ batch: 8 }], plannerSft: [{ batch: 8, promptLength: 192 }], plannerGrpo: [{ rows: 8, groupSize: 4, promptLength: 192, decodeSteps: 48, groundedQueries: 0 }] },
+    anchorSpec: anchorSpecFixture,
     memoryBefore: mem(5, 100),
     coevo: {
       iterations: 3,

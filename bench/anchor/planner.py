@@ -1,0 +1,83 @@
+"""PyTorch mirror of the project's planner (src/models/planner.ts): a GPT
+decoder with tied input/output embeddings (nn.Embedding), learned
+positions counted back from the prompt's end, and key/value-cached
+sampling, as a PyTorch user writes one."""
+import math
+
+import torch
+import torch.nn as nn
+
+from layers import Block, causal_mask, key_padding_mask
+
+
+class Planner(nn.Module):
+    def __init__(self, cfg: dict, pad: int):
+        super().__init__()
+        self.cfg, self.pad = cfg, pad
+        d = cfg["dim"]
+        self.tok = nn.Embedding(cfg["vocabSize"], d)
+        self.pos = nn.Parameter(torch.randn(cfg["promptLength"] + cfg["completionLength"], d) * 0.05)
+        self.blocks = nn.ModuleList(Block(d, cfg["heads"]) for _ in range(cfg["layers"]))
+        self.ln_f = nn.LayerNorm(d)
+
+    def positions(self, prompt_tokens: int, length: int) -> torch.Tensor:
+        start = self.cfg["promptLength"] - prompt_tokens
+        return self.pos[start : start + length]
+
+    def unembed(self, h: torch.Tensor) -> torch.Tensor:
+        return h @ self.tok.weight.t()
+
+    def hidden(self, seq: torch.Tensor, prompt_tokens: int) -> torch.Tensor:
+        s = seq.shape[1]
+        mask = causal_mask(s) + key_padding_mask(seq != self.pad)
+        x = self.tok(seq) + self.positions(prompt_tokens, s)
+        for blk in self.blocks:
+            x = blk(x, mask)
+        return self.ln_f(x)
+
+    def log_probs(self, prompt: torch.Tensor, completion: torch.Tensor) -> torch.Tensor:
+        """log π(completion_t | …) [B, C]; only the C predicting positions go through the output product."""
+        pl, c = prompt.shape[1], completion.shape[1]
+        h = self.hidden(torch.cat([prompt, completion], 1), pl)
+        logits = self.unembed(h[:, pl - 1 : pl - 1 + c])
+        return torch.log_softmax(logits, -1).gather(2, completion[:, :, None])[:, :, 0]
+
+    def _layer(self, blk: Block, x: torch.Tensor, cache: list, i: int, mask: torch.Tensor | None) -> torch.Tensor:
+        a = blk.ln1(x)
+        att = blk.attn
+        q, k, v = att.split(att.q(a)), att.split(att.k(a)), att.split(att.v(a))
+        if cache[i] is not None:
+            k, v = torch.cat([cache[i][0], k], 2), torch.cat([cache[i][1], v], 2)
+        cache[i] = (k, v)
+        scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+        if mask is not None:
+            scores = scores + mask
+        b, t = x.shape[:2]
+        h = x + att.o((torch.softmax(scores, -1) @ v).transpose(1, 2).reshape(b, t, -1))
+        return h + blk.mlp(blk.ln2(h))
+
+    @torch.no_grad()
+    def sample(self, prompt: torch.Tensor, steps: int, temperature: float, banned: list[int]):
+        """`steps` tokens per row drawn at `temperature` with a key/value cache; their temperature-1 log-probs."""
+        b, pl = prompt.shape
+        cache: list = [None] * len(self.blocks)
+        pad_mask = key_padding_mask(prompt != self.pad)
+        x = self.tok(prompt) + self.positions(pl, pl)
+        for i, blk in enumerate(self.blocks):
+            x = self._layer(blk, x, cache, i, causal_mask(pl) + pad_mask)
+        logits = self.unembed(self.ln_f(x[:, -1]))
+        tokens, logps = [], []
+        # Generated keys are never padding: the prompt's padding mask, widened by the new positions.
+        for t in range(steps):
+            logits[:, banned] = -math.inf
+            ids = torch.multinomial(torch.softmax(logits / temperature, -1), 1)
+            tokens.append(ids)
+            logps.append(torch.log_softmax(logits, -1).gather(1, ids))
+            if t == steps - 1:
+                break
+            x = self.tok(ids) + self.pos[self.cfg["promptLength"] + t][None, None]
+            mask = torch.cat([pad_mask, torch.zeros(b, 1, 1, t + 1)], 3)
+            for i, blk in enumerate(self.blocks):
+                x = self._layer(blk, x, cache, i, mask)
+            logits = self.unembed(self.ln_f(x[:, -1]))
+        return torch.cat(tokens, 1), torch.cat(logps, 1)
