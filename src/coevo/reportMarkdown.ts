@@ -78,7 +78,7 @@ export function splitMetricKey(key: string): { suite: string; split: string; met
   return { suite: parts[0], split: parts.slice(1, -1).join('/'), metric };
 }
 
-function slug(s: string): string {
+export function slug(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'chart';
 }
 

@@ -5,7 +5,7 @@
  * reader sees at a glance whether the ablation's line leaves the full loop's
  * band. Pure: the caller writes the SVGs.
  */
-import type { ChartFile } from './reportMarkdown';
+import { slug, type ChartFile } from './reportMarkdown';
 import type { PairedFigure, SeedFigure, SeedStudy } from './seedStudy';
 import { lineChartSvg, type ChartSeries } from './svgChart';
 import { HEADLINE } from './verdict';
@@ -37,8 +37,6 @@ function meanAndBars(name: string, its: Figures, key: string, colour: number): C
   }
   return x.length ? [mean, { name: `${name}: 95% interval`, x, y, colour, dash: 2 }] : [mean];
 }
-
-const slug = (key: string): string => key.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
 
 export function studyCharts(study: SeedStudy, chartDir = 'charts'): StudyChart[] {
   const dir = chartDir.replace(/\/+$/, '');

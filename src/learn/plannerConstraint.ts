@@ -11,19 +11,19 @@ import { rolesNaming, visibleElements } from '../world/verifier';
 import type { Tokenizer } from '../text/tokenizer';
 import type { Screen } from '../world/types';
 
+/** Every text the screen shows: element texts, labels and values. */
+function screenTexts(screen: Screen): string[] {
+  return screen.elements.flatMap((e) => [e.text, e.label, e.state.value].filter((t): t is string => t !== undefined));
+}
+
 export function constraintSource(screen: Screen, goal: string): ConstraintSource {
-  const texts: string[] = [];
-  const purposes: string[] = [];
-  for (const e of screen.elements) {
-    for (const t of [e.text, e.label, e.state.value]) if (t !== undefined) texts.push(t);
-    if (e.purpose) purposes.push(e.purpose);
-  }
+  const purposes = screen.elements.flatMap((e) => (e.purpose ? [e.purpose] : []));
   const referents: Referent[] = visibleElements(screen).map((e) => ({
     texts: [e.text, e.label].filter((t): t is string => t !== undefined),
     ...(e.icon ? { icon: ICON_WORDS[e.icon] } : {}),
     roleWords: rolesNaming(e.role).map((r) => ROLE_WORDS[r]),
   }));
-  return { goal, screenTexts: texts, purposes, referents };
+  return { goal, screenTexts: screenTexts(screen), purposes, referents };
 }
 
 /** One constraint per (screen, goal), shared by the rows that decode it (a GRPO group). */
@@ -47,7 +47,7 @@ export function quotedSpans(text: string): string[] {
 export function quotesOnlyScreenOrGoal(instruction: string, screen: Screen, goal: string): boolean {
   const spans = quotedSpans(instruction);
   if (spans.length === 0) return true;
-  const screenTexts = new Set(constraintSource(screen, goal).screenTexts);
+  const shown = new Set(screenTexts(screen));
   const fromGoal = new Set(goalSpans(goal));
-  return spans.every((q) => screenTexts.has(q) || fromGoal.has(q));
+  return spans.every((q) => shown.has(q) || fromGoal.has(q));
 }
