@@ -97,7 +97,8 @@ export const SHOP_TEMPLATES = [
     goal: (p, s) => lineOf(s, lineKey({ pid: Number(p.product), size: p.size }))?.qty === Number(p.qty),
     plan: (p, s) => {
       const pr = byId(s, p.product)!;
-      const out: Intent[] = [showCategory(p.category), { do: 'click', id: `prod-${p.product}` }];
+      // A shopper who names the item searches for it, as on the bookstore, rather than guessing its category.
+      const out: Intent[] = [{ do: 'type', id: 'search', text: p.name }, { do: 'click', id: `prod-${p.product}` }];
       if (p.size && p.size !== pr.sizes[0]) out.push({ do: 'select', id: 'size', option: p.size });
       if (p.qty !== '1') out.push({ do: 'select', id: 'qty', option: p.qty });
       out.push({ do: 'click', id: 'add' });
