@@ -2,12 +2,14 @@
  * What the grammar constraint (text/instructionConstraint.ts) may quote on a
  * state: the texts the screen shows and the goal, for the function style
  * what the screen's elements are for, and the visible elements a reference
- * with a role may name (its role word paired with that element's text or icon).
+ * with a role may name (its role word paired with that element's text or icon)
+ * for the actions that element can take.
  */
 import { goalSpans, rowConstraint, type ConstraintSource, type Referent, type RowConstraint } from '../text/instructionConstraint';
 import { ROLE_WORDS } from '../text/phrasings';
 import { ICON_WORDS } from '../world/icons';
 import { rolesNaming, visibleElements } from '../world/verifier';
+import { actionsOn } from '../world/actionRoles';
 import type { Tokenizer } from '../text/tokenizer';
 import type { Screen } from '../world/types';
 
@@ -22,6 +24,7 @@ export function constraintSource(screen: Screen, goal: string): ConstraintSource
     texts: [e.text, e.label].filter((t): t is string => t !== undefined),
     ...(e.icon ? { icon: ICON_WORDS[e.icon] } : {}),
     roleWords: rolesNaming(e.role).map((r) => ROLE_WORDS[r]),
+    actions: actionsOn(e.role),
   }));
   return { goal, screenTexts: screenTexts(screen), purposes, referents };
 }

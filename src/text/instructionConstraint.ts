@@ -30,6 +30,7 @@ import {
   thirdPerson,
 } from './phrasings';
 import { ICON_WORDS } from '../world/icons';
+import type { ActionType } from '../world/types';
 import { CHARSET, SPECIAL, type Tokenizer } from './tokenizer';
 
 const SPELLABLE = new Set(CHARSET);
@@ -55,6 +56,8 @@ export interface Referent {
   texts: readonly string[];
   icon?: string;
   roleWords: readonly string[];
+  /** The targeted actions the element can take (world/actionRoles.ts); absent: any. */
+  actions?: readonly ActionType[];
 }
 
 class Node {
@@ -143,8 +146,8 @@ interface SlotSets {
   purpose: Node; // {purpose:free}
   purpose3: Node; // {purpose:free3}
   app: Node; // {app:free}
-  /** The role-and-text (or role-and-icon) stretch of a template filled from one element, per stretch; null without referents. */
-  paired: ((stretch: string) => Node) | null;
+  /** The role-and-text (or role-and-icon) stretch of a template filled from one element that can take the template's action; null without referents. */
+  paired: ((stretch: string, action: ActionType) => Node) | null;
 }
 
 const SLOT = /\{(\w+)(?::(\w+))?\}/g;
@@ -163,11 +166,12 @@ export function pairedStretch(template: string): string | null {
   return template.slice(start, end);
 }
 
-/** Every filling of `stretch` by one referent: its texts (or icon) with each of its role words. */
-function fillStretch(stretch: string, referents: readonly Referent[]): string[] {
+/** Every filling of `stretch` by one referent that can take `action`: its texts (or icon) with each of its role words. */
+function fillStretch(stretch: string, action: ActionType, referents: readonly Referent[]): string[] {
   const out = new Set<string>();
   const byIcon = stretch.includes('{icon:icon}');
   for (const r of referents) {
+    if (r.actions && !r.actions.includes(action)) continue;
     const names = byIcon ? (r.icon ? [r.icon] : []) : r.texts.map(quote);
     for (const name of names) {
       for (const word of r.roleWords) out.add(stretch.replace(byIcon ? '{icon:icon}' : '{text:q}', name).replace('{role:role}', word));
@@ -176,16 +180,16 @@ function fillStretch(stretch: string, referents: readonly Referent[]): string[] 
   return [...out];
 }
 
-/** Template strings with every reference form put in for {ref}. */
-function templateStrings(): string[] {
-  const out: string[] = [];
-  for (const forms of Object.values(ACTION_FORMS)) {
+/** Template strings, each with its action, with every reference form put in for {ref}. */
+function templateStrings(): { action: ActionType; text: string }[] {
+  const out: { action: ActionType; text: string }[] = [];
+  for (const [action, forms] of Object.entries(ACTION_FORMS) as [ActionType, readonly string[]][]) {
     for (const form of forms) {
       if (!form.includes('{ref}')) {
-        out.push(form);
+        out.push({ action, text: form });
         continue;
       }
-      for (const refForms of Object.values(REF_FORMS)) for (const r of refForms) out.push(form.replace('{ref}', r));
+      for (const refForms of Object.values(REF_FORMS)) for (const r of refForms) out.push({ action, text: form.replace('{ref}', r) });
     }
   }
   return out;
@@ -200,7 +204,7 @@ function literal(text: string): Node {
   return n;
 }
 
-function compile(template: string, sets: SlotSets): Template | null {
+function compile({ action, text: template }: { action: ActionType; text: string }, sets: SlotSets): Template | null {
   const stretch = sets.paired ? pairedStretch(template) : null;
   // The paired stretch becomes one slot, {paired}, filled from the screen's elements.
   const form = stretch ? template.replace(stretch, '{paired}') : template;
@@ -210,7 +214,7 @@ function compile(template: string, sets: SlotSets): Template | null {
     if (m.index > last) parts.push(literal(form.slice(last, m.index)));
     const [field, kind = field] = [m[1], m[2]];
     let part: Node;
-    if (field === 'paired' && stretch && sets.paired) part = sets.paired(stretch);
+    if (field === 'paired' && stretch && sets.paired) part = sets.paired(stretch, action);
     else if (kind === 'q') part = field === 'value' ? sets.quotedValue : sets.quotedText;
     else if (kind === 'free') part = field === 'app' ? sets.app : sets.purpose;
     else if (kind === 'free3') part = sets.purpose3;
@@ -293,9 +297,10 @@ export class InstructionConstraint {
     const referents = source.referents?.map((r) => ({ ...r, texts: r.texts.filter((t) => t.trim() !== '' && spellable(t)) }));
     if (referents) {
       const filled = new Map<string, Node>();
-      sets.paired = (stretch) => {
-        let n = filled.get(stretch);
-        if (!n) filled.set(stretch, (n = trieOf(fillStretch(stretch, referents))));
+      sets.paired = (stretch, action) => {
+        const key = `${action} ${stretch}`;
+        let n = filled.get(key);
+        if (!n) filled.set(key, (n = trieOf(fillStretch(stretch, action, referents))));
         return n;
       };
     }

@@ -7,6 +7,7 @@ import { Random, hashString } from '../learn/random';
 import type { AnyApp } from './app';
 import { APPS } from './apps';
 import { LAUNCHER_ID, launcherScreen } from './apps/launcher';
+import { SELECTED_ROLES, TYPED_ROLES } from './actionRoles';
 import { centerOf, hitTest } from './hit';
 import { layoutView, type Layout, type UiState } from './layout';
 import type { Action, Screen, Task, UIElement } from './types';
@@ -79,7 +80,7 @@ function withApp(state: WorldState, next: unknown): WorldState {
   return next === state.apps[state.appId] ? state : { ...state, apps: { ...state.apps, [state.appId]: next } };
 }
 
-const isField = (e: UIElement) => e.role === 'text-field' || e.role === 'search-box';
+const isField = (e: UIElement) => TYPED_ROLES.has(e.role);
 
 /** Matches an option case-insensitively; a slider takes "70%" or "0.7". */
 function parseLevel(option: string): number | undefined {
@@ -91,6 +92,7 @@ function parseLevel(option: string): number | undefined {
 }
 
 function selectOn(state: WorldState, lay: Layout<unknown>, el: UIElement, option: string): WorldState {
+  if (!SELECTED_ROLES.has(el.role)) return state;
   const h = lay.handlers[el.id];
   const s = state.apps[state.appId];
   if (el.role === 'slider' && h?.level) {

@@ -4,7 +4,9 @@
  *   every split (training and held out), always end in an instruction that
  *   parses within the completion length, every quoted span in it is a
  *   text of the screen or a span of the goal, and a reference with a role
- *   and a text (or icon) names an element of the screen;
+ *   and a text (or icon) names an element of the screen that can take the
+ *   action (a value is typed only into a field, chosen only from a dropdown,
+ *   slider or option);
  * - the oracle's own canonical instructions are allowed token by token
  *   wherever their quoted texts are on the screen or in the goal;
  * - a random planner decoding under the constraint at T = 0.9 only writes
@@ -26,7 +28,9 @@ import { allowedMask, completionMask, initPlanner, plannerLogProbs, type Planner
 import { plannerPrompts } from '../../src/learn/plannerStates';
 import { disposeParams } from '../../src/models/params';
 import { buildSuites } from '../../src/world/suites';
-import { resolveRef } from '../../src/world/verifier';
+import { resolveRef, rolesNaming, visibleElements } from '../../src/world/verifier';
+import { ROLE_WORDS } from '../../src/text/phrasings';
+import { actionsOn } from '../../src/world/actionRoles';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -80,7 +84,11 @@ describe('grammar-constrained planner decoding', () => {
       // A role with a text or an icon names one of the screen's elements, not one's text and another's role.
       if (parsed?.ref && (parsed.ref.style === 'text' || parsed.ref.style === 'icon') && parsed.ref.role) {
         paired++;
-        expect(resolveRef(s.screen, parsed.ref).kind, `${text} names no element`).not.toBe('none');
+        const hit = resolveRef(s.screen, parsed.ref);
+        expect(hit.kind, `${text} names no element`).not.toBe('none');
+        // …and one that can take the action: no typing into a button, no choosing from a checkbox.
+        const ids = hit.kind === 'element' ? [hit.id] : hit.kind === 'ambiguous' ? hit.ids : [];
+        expect(ids.some((id) => actionsOn(s.screen.elements.find((e) => e.id === id)!.role).includes(parsed.action)), `${text}: no element it names takes ${parsed.action}`).toBe(true);
       }
       quoted += quotedSpans(text).length;
       expect(quotesOnlyScreenOrGoal(text, s.screen, s.parts.goal), `${text} | ${s.parts.goal}`).toBe(true);
@@ -89,7 +97,7 @@ describe('grammar-constrained planner decoding', () => {
     // The check itself can fail: a text neither on the screen nor in the goal.
     expect(quotesOnlyScreenOrGoal('click on "Zqxwv Plorb"', states[0].screen, states[0].parts.goal)).toBe(false);
     expect(quoted).toBeGreaterThan(1000);
-    expect(paired).toBeGreaterThan(20);
+    expect(paired).toBeGreaterThan(10);
     expect([...styles].sort()).toEqual(['color', 'function', 'icon', 'position', 'relation', 'text']);
   }, 300_000);
 
@@ -115,6 +123,33 @@ describe('grammar-constrained planner decoding', () => {
       }
     }
     expect(named).toBeGreaterThan(states.length);
+  }, 120_000);
+
+  it('a typed or chosen value goes only into an element that can take it, when the reference pairs a role with a text', () => {
+    const allows = (rc: ReturnType<typeof rowConstraint>, text: string) => {
+      const ids = [...tok.encode(text), SPECIAL.eos];
+      return ids.length <= C && ids.every((id, t) => rc.allowed(ids.slice(0, t), C)[id] === 1);
+    };
+    const seen = { allowed: 0, refused: 0 };
+    for (const [i, s] of states.entries()) {
+      const value = goalSpans(s.parts.goal)[0];
+      if (value === undefined) continue;
+      const rc = rowConstraint(tok, constraintSource(s.screen, s.parts.goal));
+      const shown = visibleElements(s.screen).filter((e) => e.text && !e.text.includes('"') && e.text.length <= 16);
+      for (const e of shown) {
+        for (const word of rolesNaming(e.role).map((r) => ROLE_WORDS[r])) {
+          for (const [action, text] of [['TYPE', `type "${value}" into the "${e.text}" ${word}`], ['SELECT', `select "${value}" in the "${e.text}" ${word}`]] as const) {
+            // Another element with the same text and role word may take the action even where this one cannot.
+            const can = shown.some((o) => o.text === e.text && rolesNaming(o.role).some((r) => ROLE_WORDS[r] === word) && actionsOn(o.role).includes(action));
+            expect(allows(rc, text), `${text} on state ${i} (${e.role})`).toBe(can);
+            seen[can ? 'allowed' : 'refused']++;
+          }
+        }
+      }
+    }
+    console.log(`typed or chosen values into paired references: ${JSON.stringify(seen)}`);
+    expect(seen.allowed).toBeGreaterThan(100);
+    expect(seen.refused).toBeGreaterThan(1000);
   }, 120_000);
 
   it("allows the oracle's canonical instruction wherever its quoted texts are on the screen or in the goal", () => {
