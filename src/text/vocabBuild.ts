@@ -1,7 +1,10 @@
 /**
  * Builds the vocabulary from the world's language (corpus.ts). Walking the
  * world takes seconds, so scripts/build-vocab.ts writes the result to
- * src/text/vocab.json once, and a test checks that the file is up to date.
+ * src/text/vocab.json once, and a test checks that the file is up to date:
+ * that it holds every piece the world now needs. It may keep a few pieces a
+ * world change made rare: dropping one would shift the ids after it and void
+ * the shipped base models' embeddings.
  */
 import { grammarTexts, worldTexts } from './corpus';
 import { splitPieces } from './pieces';
@@ -30,4 +33,11 @@ export function buildVocabData(): VocabData {
   // Code-point order, not locale order, so every machine writes the same file.
   const pieces = [...keep].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { version: 1, minCount: VOCAB_MIN_COUNT, pieces };
+}
+
+/** How `committed` covers a fresh build: pieces the world now needs that it lacks, and pieces it keeps that the world no longer needs. */
+export function vocabCoverage(committed: VocabData, built: VocabData): { missing: string[]; kept: string[] } {
+  const has = new Set(committed.pieces);
+  const needed = new Set(built.pieces);
+  return { missing: built.pieces.filter((p) => !has.has(p)), kept: committed.pieces.filter((p) => !needed.has(p)) };
 }

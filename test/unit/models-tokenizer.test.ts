@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Random } from '../../src/learn/random';
 import { defaultTokenizer, VOCAB } from '../../src/text/vocab';
-import { buildVocabData } from '../../src/text/vocabBuild';
+import { buildVocabData, vocabCoverage } from '../../src/text/vocabBuild';
 import { bucketFor, padLeft, padRight, SPECIAL, WORD_CHAR_CLASSES } from '../../src/text/tokenizer';
 import { grounderExamples } from '../../src/models/grounderData';
 import { plannerExamples, completionIds, parseCompletion, promptIds } from '../../src/models/plannerData';
@@ -12,11 +12,16 @@ import { IMAGE_FLOATS, validCells } from '../../src/models/canvas';
 const tok = defaultTokenizer();
 
 describe('models: tokenizer and vocabulary', () => {
-  it('the committed vocab.json is what scripts/build-vocab.ts builds from the world now', () => {
+  it('the committed vocab.json holds every piece scripts/build-vocab.ts builds from the world now', () => {
     const built = buildVocabData();
-    expect(VOCAB.pieces.length).toBe(built.pieces.length);
-    expect(VOCAB).toEqual(built);
-    console.log(`vocabulary: ${built.pieces.length} pieces, tokenizer size ${tok.size}`);
+    const { missing, kept } = vocabCoverage(VOCAB, built);
+    expect(missing).toEqual([]);
+    expect(VOCAB.minCount).toBe(built.minCount);
+    // Pieces a world change made rare may stay (the shipped weights' ids depend on them), but only a few.
+    expect(kept.length).toBeLessThanOrEqual(Math.ceil(built.pieces.length * 0.01));
+    const sorted = [...VOCAB.pieces].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(VOCAB.pieces).toEqual(sorted);
+    console.log(`vocabulary: ${VOCAB.pieces.length} pieces (${kept.length} kept that the world no longer needs: ${kept.map((p) => JSON.stringify(p)).join(', ')}), tokenizer size ${tok.size}`);
     expect(readFileSync(new URL('../../src/text/vocab.json', import.meta.url), 'utf8').split('\n').length).toBeGreaterThan(built.pieces.length);
   }, 60_000);
 
