@@ -10,7 +10,8 @@
  *
  * Values are plain Float32Arrays, not tensors, so an emulator is a file
  * (safetensors, below) and can be inspected. Only this module can make an
- * Emulator (the brand is a module-private symbol), from the owner's side
+ * Emulator (the brand is a module-private symbol, and the
+ * tuning entry asks this module whether it made the object), from the owner's side
  * (buildEmulator) or from the shipped bytes (readEmulator); both check that
  * no replaced unit's weights are inside.
  */
@@ -21,6 +22,8 @@ import { lowRankFactors, multiply, rankAt } from './svd';
 import { plannerUnits, sandwich, type Unit } from './units';
 
 const BRAND: unique symbol = Symbol('emulator');
+/** Every emulator this module made: a copy with the same fields (the brand included) is not one. */
+const MADE = new WeakSet<object>();
 
 export type UnitRole = 'adapter' | 'kept' | 'replaced';
 
@@ -128,6 +131,7 @@ function checked(e: Emulator): Emulator {
       if (missing.length > 0) throw new Error(`emulator: ${u.id} lacks ${missing.join(', ')}`);
     }
   }
+  MADE.add(e);
   return e;
 }
 
@@ -199,5 +203,5 @@ export function readEmulator(bytes: Uint8Array): Emulator {
 
 /** Whether a value is an Emulator made by this module (the tuning entry's runtime guard). */
 export function isEmulator(x: unknown): x is Emulator {
-  return typeof x === 'object' && x !== null && (x as Partial<Record<typeof BRAND, unknown>>)[BRAND] === true;
+  return typeof x === 'object' && x !== null && MADE.has(x);
 }
