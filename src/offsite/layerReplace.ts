@@ -13,7 +13,6 @@
  * planner, so the grounder can use it too.
  */
 import * as tf from '../models/tf';
-import { flatAdam } from '../models/flatAdam';
 import type { ParamMap, Params } from '../models/params';
 import { applyStep } from '../learn/plannerSft';
 import type { Random } from '../learn/random';
@@ -105,15 +104,22 @@ export interface LayerReplaceResult {
 /** Harmonizers and importance scores, learned together. The full model's weights are only read. */
 export async function dynamicLayerReplace<B>(o: LayerReplaceOptions<B>): Promise<LayerReplaceResult> {
   let scores = o.middle.map(() => 0);
-  const vars = Object.values(o.harmonizers);
-  const opt = flatAdam(o.lr);
+  // tfjs's Adam keeps state per variable, so each step can update only the harmonizers its mask
+  // used (FlatAdam wants the same set every step); unused ones must not drift on stale momentum.
+  const opt = tf.train.adam(o.lr);
+  const varsOf = (mask: ReadonlySet<number>) =>
+    o.middle.filter((u) => mask.has(u.index)).flatMap((u) => Object.entries(o.harmonizers).filter(([k]) => k.startsWith(`${u.harmonizer}.`)).map(([, v]) => v));
   const losses: number[] = [];
   const scoreHistory: number[][] = [];
   try {
     for (let step = 0; step < o.steps; step++) {
       const mask = sampleMask(o.rng, o.middle, scores, o.groupSize, o.alpha);
       const batch = o.trainBatch(step);
-      const loss = applyStep(opt, vars, () => o.lossOf(mixedParams(o.full, o.units, o.harmonizers, mask), batch));
+      const vars = varsOf(mask);
+      const loss =
+        vars.length > 0
+          ? applyStep(opt, vars, () => o.lossOf(mixedParams(o.full, o.units, o.harmonizers, mask), batch))
+          : tf.tidy(() => o.lossOf(mixedParams(o.full, o.units, o.harmonizers, mask), batch));
       losses.push((await loss.data())[0]);
       loss.dispose();
       if ((step + 1) % o.rlEvery === 0) {
