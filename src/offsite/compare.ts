@@ -36,6 +36,8 @@ export type RowName = 'zero-shot' | 'emulator fine-tuning' | 'plug-in' | 'full f
 
 export interface OffsiteRow {
   name: RowName;
+  /** The emulator's (α, β); absent for zero-shot and full fine-tuning, which need none. */
+  scale?: Scale;
   n: number;
   /** States whose greedy instruction had the right action type and target. */
   k: number;
@@ -45,9 +47,14 @@ export interface OffsiteRow {
   loss: number;
 }
 
-export interface OffsiteSettings {
+/** An emulator scale: replace ratio α of the middle units, rank ratio β of the kept attention projections. */
+export interface Scale {
   alpha: number;
   beta: number;
+}
+
+export interface OffsiteSettings {
+  scales: Scale[];
   /** Harmonizer + importance steps (the owner's side). */
   replaceSteps: number;
   /** Adapter tuning steps, and full fine-tuning's. */
@@ -62,8 +69,10 @@ export interface OffsiteSettings {
 }
 
 export const DEFAULT_OFFSITE: OffsiteSettings = {
-  alpha: 0.5,
-  beta: 1,
+  scales: [
+    { alpha: 0.5, beta: 1 },
+    { alpha: 0.5, beta: 0.5 },
+  ],
   replaceSteps: 40,
   tuneSteps: 40,
   batchSize: 16,
@@ -89,6 +98,7 @@ export interface OffsiteInputs {
 
 export interface EmulatorSummary {
   method: Emulator['method'];
+  scale: Scale;
   units: Emulator['units'];
   size: number;
 }
@@ -96,8 +106,7 @@ export interface EmulatorSummary {
 export interface OffsiteComparison {
   settings: OffsiteSettings;
   rows: OffsiteRow[];
-  scaleot: EmulatorSummary;
-  offsiteTuning: EmulatorSummary;
+  emulators: EmulatorSummary[];
   fullSize: number;
   adapterSize: number;
   /** Importance scores after each RL update, per middle unit. */
@@ -122,7 +131,7 @@ const batchLoss = (cfg: PlannerConfig) => (p: ParamMap, b: PlannerBatch) =>
     return plannerSftLoss(p, cfg, tf.tensor2d(b.prompt, [n, b.promptLength], 'int32'), tf.tensor2d(b.completion, [n, cfg.completionLength], 'int32'));
   });
 
-async function measure(name: RowName, p: ParamMap, i: OffsiteInputs): Promise<OffsiteRow> {
+async function measure(name: RowName, p: ParamMap, i: OffsiteInputs, scale?: Scale): Promise<OffsiteRow> {
   const e = await evalPlanner(p, i.cfg, i.tok, i.privateTest, { batchSize: 32, constrained: true });
   const loss = batchLoss(i.cfg);
   let total = 0;
@@ -133,13 +142,13 @@ async function measure(name: RowName, p: ParamMap, i: OffsiteInputs): Promise<Of
     l.dispose();
   }
   const k = e.rows.filter((r) => r.exact).length;
-  return { name, n: e.states, k, exact: k / e.states, interval: wilson(k, e.states), loss: total / i.privateTest.length };
+  return { name, ...(scale ? { scale } : {}), n: e.states, k, exact: k / e.states, interval: wilson(k, e.states), loss: total / i.privateTest.length };
 }
 
-async function pluggedRow(name: RowName, full: ParamMap, a: Adapters, i: OffsiteInputs): Promise<OffsiteRow> {
+async function pluggedRow(name: RowName, full: ParamMap, a: Adapters, i: OffsiteInputs, scale: Scale): Promise<OffsiteRow> {
   const plugged = plugIn(full, a);
   try {
-    return await measure(name, plugged.params, i);
+    return await measure(name, plugged.params, i, scale);
   } finally {
     plugged.dispose();
   }
@@ -148,7 +157,7 @@ async function pluggedRow(name: RowName, full: ParamMap, a: Adapters, i: Offsite
 async function emulatorRow(name: RowName, e: Emulator, a: Adapters, i: OffsiteInputs): Promise<OffsiteRow> {
   const p = emulatorParams(e, a);
   try {
-    return await measure(name, p, i);
+    return await measure(name, p, i, { alpha: e.alpha, beta: e.beta });
   } finally {
     disposeParams(p);
   }
@@ -198,16 +207,9 @@ export async function compareOffsite(i: OffsiteInputs): Promise<OffsiteCompariso
       onProgress: (p) => i.onProgress?.('harmonizers and importance', p.step + 1, s.replaceSteps),
     }),
   );
-  const scaleot = await buildEmulator(i.full, i.cfg, { method: 'scaleot', alpha: s.alpha, beta: s.beta, replaced: leastImportant(middle, replace.scores, s.alpha), harmonizers: await tensorValues(harm), scores: replace.scores });
-  const offsite = await buildEmulator(i.full, i.cfg, { method: 'uniform-drop', alpha: s.alpha, beta: s.beta, replaced: uniformDrop(middle, s.alpha), harmonizers: identity });
+  const scores = replace.scores;
+  const trained = await tensorValues(harm);
   disposeParams(harm);
-
-  // The data owner: adapters on each emulator, with the same private batches.
-  const tune = (e: Emulator, phase: string) =>
-    timed(phase, () => tuneOnEmulator(e, { steps: s.tuneSteps, batch: batches(i.tok, i.cfg, i.privateTrain, s.batchSize, new Random(s.seed).fork('private batches')), lr: s.tuneLr, clipNorm: 1, onProgress: (p) => i.onProgress?.(phase, p.step + 1, s.tuneSteps) }));
-  const tuned = await tune(scaleot, 'tune on the ScaleOT emulator');
-  rows.push(await timed('evaluate emulator fine-tuning', () => emulatorRow('emulator fine-tuning', scaleot, tuned.adapters, i)));
-  rows.push(await timed('evaluate plug-in', () => pluggedRow('plug-in', i.full, tuned.adapters, i)));
 
   const fullCopy = cloneParams(i.full, true);
   try {
@@ -225,17 +227,39 @@ export async function compareOffsite(i: OffsiteInputs): Promise<OffsiteCompariso
     disposeParams(fullCopy);
   }
 
-  const baseline = await tune(offsite, 'tune on the Offsite-Tuning emulator');
-  rows.push(await timed('evaluate offsite-tuning emulator', () => emulatorRow('offsite-tuning emulator fine-tuning', offsite, baseline.adapters, i)));
-  rows.push(await timed('evaluate offsite-tuning plug-in', () => pluggedRow('offsite-tuning plug-in', i.full, baseline.adapters, i)));
+  // Per scale: the owner builds both emulators; the data owner tunes adapters on each with the same private batches.
+  const emulators: EmulatorSummary[] = [];
+  let adapters = 0;
+  for (const scale of s.scales) {
+    const tag = `α ${scale.alpha} β ${scale.beta}`;
+    const scaleot = await buildEmulator(i.full, i.cfg, { method: 'scaleot', ...scale, replaced: leastImportant(middle, scores, scale.alpha), harmonizers: trained, scores });
+    const offsite = await buildEmulator(i.full, i.cfg, { method: 'uniform-drop', ...scale, replaced: uniformDrop(middle, scale.alpha), harmonizers: identity });
+    const tune = (e: Emulator, phase: string) =>
+      timed(phase, () =>
+        tuneOnEmulator(e, {
+          steps: s.tuneSteps,
+          batch: batches(i.tok, i.cfg, i.privateTrain, s.batchSize, new Random(s.seed).fork('private batches')),
+          lr: s.tuneLr,
+          clipNorm: 1,
+          onProgress: (p) => i.onProgress?.(phase, p.step + 1, s.tuneSteps),
+        }),
+      );
+    const tuned = await tune(scaleot, `${tag}: tune on the ScaleOT emulator`);
+    rows.push(await timed(`${tag}: evaluate emulator fine-tuning`, () => emulatorRow('emulator fine-tuning', scaleot, tuned.adapters, i)));
+    rows.push(await timed(`${tag}: evaluate plug-in`, () => pluggedRow('plug-in', i.full, tuned.adapters, i, scale)));
+    const baseline = await tune(offsite, `${tag}: tune on the Offsite-Tuning emulator`);
+    rows.push(await timed(`${tag}: evaluate offsite-tuning emulator`, () => emulatorRow('offsite-tuning emulator fine-tuning', offsite, baseline.adapters, i)));
+    rows.push(await timed(`${tag}: evaluate offsite-tuning plug-in`, () => pluggedRow('offsite-tuning plug-in', i.full, baseline.adapters, i, scale)));
+    emulators.push({ method: 'scaleot', scale, units: scaleot.units, size: emulatorSize(scaleot) }, { method: 'uniform-drop', scale, units: offsite.units, size: emulatorSize(offsite) });
+    adapters = adapterSize(tuned.adapters);
+  }
 
   return {
     settings: s,
     rows,
-    scaleot: { method: scaleot.method, units: scaleot.units, size: emulatorSize(scaleot) },
-    offsiteTuning: { method: offsite.method, units: offsite.units, size: emulatorSize(offsite) },
+    emulators,
     fullSize: Object.values(i.full).reduce((n, v) => n + v.size, 0),
-    adapterSize: adapterSize(tuned.adapters),
+    adapterSize: adapters,
     scoreHistory: replace.scoreHistory,
     seconds,
   };
@@ -244,7 +268,10 @@ export async function compareOffsite(i: OffsiteInputs): Promise<OffsiteCompariso
 /** The rows as a Markdown table (report.md, docs). */
 export function comparisonTable(c: OffsiteComparison): string {
   const pct = (x: number) => (100 * x).toFixed(1);
-  const lines = ['| row | exact match | 95% interval | n | loss (nats/token) |', '|---|---|---|---|---|'];
-  for (const r of c.rows) lines.push(`| ${r.name} | ${pct(r.exact)}% | ${pct(r.interval.low)}–${pct(r.interval.high)}% | ${r.n} | ${r.loss.toFixed(3)} |`);
+  const lines = ['| row | emulator (α, β) | exact match | 95% interval | n | loss (nats/token) |', '|---|---|---|---|---|---|'];
+  for (const r of c.rows) {
+    const scale = r.scale ? `${r.scale.alpha}, ${r.scale.beta}` : '—';
+    lines.push(`| ${r.name} | ${scale} | ${pct(r.exact)}% | ${pct(r.interval.low)}–${pct(r.interval.high)}% | ${r.n} | ${r.loss.toFixed(3)} |`);
+  }
   return lines.join('\n');
 }
