@@ -9,7 +9,7 @@
  *   (the upper bound);
  * - Offsite-Tuning: uniform layer drop at the same α and β, untrained
  *   identity harmonizers (the unit simply dropped), its plug-in and emulator
- *   fine-tuning.
+ *   fine-tuning (skipped at α = 0, where it is the same emulator).
  * Each row: greedy, grammar-constrained exact match (action type and
  * target) with its Wilson 95% interval, and the mean completion loss on the
  * same states (finer-grained than a rate on a few dozen states).
@@ -69,9 +69,12 @@ export interface OffsiteSettings {
 }
 
 export const DEFAULT_OFFSITE: OffsiteSettings = {
+  // On tiny the only kept middle unit at α = 0.5 is an MLP (the RL choice, and uniform drop's), which rank
+  // compression leaves alone; the second scale keeps both middle units and keeps blocks.1.attn at a quarter rank
+  // (factors of rank r of a 48 × 48 matrix are smaller than it only below r = 24).
   scales: [
     { alpha: 0.5, beta: 1 },
-    { alpha: 0.5, beta: 0.5 },
+    { alpha: 0, beta: 0.25 },
   ],
   replaceSteps: 40,
   tuneSteps: 40,
@@ -247,10 +250,14 @@ export async function compareOffsite(i: OffsiteInputs): Promise<OffsiteCompariso
     const tuned = await tune(scaleot, `${tag}: tune on the ScaleOT emulator`);
     rows.push(await timed(`${tag}: evaluate emulator fine-tuning`, () => emulatorRow('emulator fine-tuning', scaleot, tuned.adapters, i)));
     rows.push(await timed(`${tag}: evaluate plug-in`, () => pluggedRow('plug-in', i.full, tuned.adapters, i, scale)));
-    const baseline = await tune(offsite, `${tag}: tune on the Offsite-Tuning emulator`);
-    rows.push(await timed(`${tag}: evaluate offsite-tuning emulator`, () => emulatorRow('offsite-tuning emulator fine-tuning', offsite, baseline.adapters, i)));
-    rows.push(await timed(`${tag}: evaluate offsite-tuning plug-in`, () => pluggedRow('offsite-tuning plug-in', i.full, baseline.adapters, i, scale)));
-    emulators.push({ method: 'scaleot', scale, units: scaleot.units, size: emulatorSize(scaleot) }, { method: 'uniform-drop', scale, units: offsite.units, size: emulatorSize(offsite) });
+    emulators.push({ method: 'scaleot', scale, units: scaleot.units, size: emulatorSize(scaleot) });
+    // With nothing dropped the baseline's emulator is ScaleOT's, weight for weight: no rows to add.
+    if (offsite.units.some((u) => u.role === 'replaced')) {
+      const baseline = await tune(offsite, `${tag}: tune on the Offsite-Tuning emulator`);
+      rows.push(await timed(`${tag}: evaluate offsite-tuning emulator`, () => emulatorRow('offsite-tuning emulator fine-tuning', offsite, baseline.adapters, i)));
+      rows.push(await timed(`${tag}: evaluate offsite-tuning plug-in`, () => pluggedRow('offsite-tuning plug-in', i.full, baseline.adapters, i, scale)));
+      emulators.push({ method: 'uniform-drop', scale, units: offsite.units, size: emulatorSize(offsite) });
+    }
     adapters = adapterSize(tuned.adapters);
   }
 

@@ -1,7 +1,7 @@
 /**
  * Fresh harmonizers for the units an emulator may replace. Hidden width
- * dim/4 keeps one near a tenth of an attention unit's weights (tiny: 1,296
- * against 9,408), so replacing a unit really does shrink what ships.
+ * dim/4 keeps one near a seventh of an attention unit's weights (tiny: 1,308
+ * against 9,504), so replacing a unit really does shrink what ships.
  */
 import { harmonizerSpecs } from '../models/layers';
 import { initParams, type Params, type ParamSpecs } from '../models/params';

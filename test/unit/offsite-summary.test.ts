@@ -32,16 +32,29 @@ describe('summarise', () => {
     expect(sa.gainShareLoss).toBeCloseTo(0.9, 12);
     expect(sa.privacyGap.value).toBeCloseTo(0.16, 12);
     expect(sa.privacyGap.interval.low).toBeGreaterThan(0); // 12/100 against 28/100 is clear
-    expect(sa.overUniformDrop.value).toBeCloseTo(0.08, 12);
-    expect(sa.overUniformDrop.interval.low).toBeLessThan(0); // 20 against 28 of 100 is not
+    expect(sa.overUniformDrop?.value).toBeCloseTo(0.08, 12);
+    expect(sa.overUniformDrop?.interval.low).toBeLessThan(0); // 20 against 28 of 100 is not
     expect(sb.gainShareExact).toBeCloseTo(0.75, 12);
-    expect(sb.overUniformDrop.value).toBeCloseTo(-0.01, 12);
+    expect(sb.overUniformDrop?.value).toBeCloseTo(-0.01, 12);
     expect(summaryLines([sa])[0]).toContain('plug-in reaches 90% of full fine-tuning');
   });
 
-  it('has no share when full fine-tuning gained nothing, and fails on a missing row', () => {
+  it('has no lead over uniform drop where there are no uniform-drop rows', () => {
+    const noDrop = rows.filter((r) => !(r.scale === b && r.name.startsWith('offsite-tuning')));
+    const [, sb] = summarise(comparison(noDrop, [a, b]));
+    expect(sb.overUniformDrop).toBeNull();
+    expect(summaryLines([sb])[0]).toContain('n/a (nothing dropped)');
+  });
+
+  it('has no share when full fine-tuning gained nothing or lost, and fails on a missing row', () => {
     const flat = rows.map((r) => (r.name === 'full fine-tuning' ? row('full fine-tuning', 10, 3.0) : r));
     expect(summarise(comparison(flat, [a]))[0].gainShareExact).toBeNaN();
+    expect(summarise(comparison(flat, [a]))[0].gainShareLoss).toBeNaN();
+    const worse = rows.map((r) => (r.name === 'full fine-tuning' ? row('full fine-tuning', 8, 2.0) : r));
+    const [w] = summarise(comparison(worse, [a]));
+    expect(w.gainShareExact).toBeNaN(); // 10 → 8 in exact match: no gain for plug-in to have a share of
+    expect(w.gainShareLoss).toBeCloseTo(0.9, 12);
+    expect(summaryLines([w])[0]).toContain('n/a (full fine-tuning gained nothing)');
     expect(() => summarise(comparison(rows, [{ alpha: 0.25, beta: 1 }]))).toThrow(/no plug-in row at α 0.25/);
   });
 });
