@@ -69,8 +69,8 @@ export interface OffsiteSettings {
 }
 
 export const DEFAULT_OFFSITE: OffsiteSettings = {
-  // On tiny the only kept middle unit at α = 0.5 is an MLP (the RL choice, and uniform drop's), which rank
-  // compression leaves alone; the second scale keeps both middle units and keeps blocks.1.attn at a quarter rank
+  // On tiny the kept middle unit at α = 0.5 was an MLP in every measured run (the RL choice, and uniform
+  // drop's), which rank compression leaves alone; the second scale keeps both middle units and keeps blocks.1.attn at a quarter rank
   // (factors of rank r of a 48 × 48 matrix are smaller than it only below r = 24).
   scales: [
     { alpha: 0.5, beta: 1 },
