@@ -66,6 +66,8 @@ export interface OffsiteSettings {
   rlEvery: number;
   candidates: number;
   seed: number;
+  /** LoRA adapters (rank, scale, their own learning rate) on every unit E keeps, instead of the end units' weights. */
+  lora?: { rank: number; alpha: number; lr: number };
 }
 
 export const DEFAULT_OFFSITE: OffsiteSettings = {
@@ -158,10 +160,12 @@ async function pluggedRow(name: RowName, full: ParamMap, a: Adapters, i: Offsite
 }
 
 async function emulatorRow(name: RowName, e: Emulator, a: Adapters, i: OffsiteInputs): Promise<OffsiteRow> {
-  const p = emulatorParams(e, a);
+  const p = emulatorParams(e, a.kind === 'end-units' ? a : undefined);
+  const adapted = a.kind === 'lora' ? plugIn(p, a) : null;
   try {
-    return await measure(name, p, i, { alpha: e.alpha, beta: e.beta });
+    return await measure(name, adapted ? adapted.params : p, i, { alpha: e.alpha, beta: e.beta });
   } finally {
+    adapted?.dispose();
     disposeParams(p);
   }
 }
@@ -242,8 +246,9 @@ export async function compareOffsite(i: OffsiteInputs): Promise<OffsiteCompariso
         tuneOnEmulator(e, {
           steps: s.tuneSteps,
           batch: batches(i.tok, i.cfg, i.privateTrain, s.batchSize, new Random(s.seed).fork('private batches')),
-          lr: s.tuneLr,
+          lr: s.lora ? s.lora.lr : s.tuneLr,
           clipNorm: 1,
+          ...(s.lora ? { lora: { rank: s.lora.rank, alpha: s.lora.alpha, seed: s.seed } } : {}),
           onProgress: (p) => i.onProgress?.(phase, p.step + 1, s.tuneSteps),
         }),
       );

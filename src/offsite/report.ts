@@ -35,7 +35,7 @@ export function offsiteMarkdown(r: OffsiteReport): string {
     `# Offsite tuning: ${r.info.agent}, ${r.info.preset}`,
     '',
     `Private set: ${r.info.privateSet}. Backend ${r.info.backend}; wall ${r.info.wallSeconds.toFixed(0)} s.`,
-    `Steps: harmonizers and importance ${c.settings.replaceSteps}, tuning ${c.settings.tuneSteps} (batch ${c.settings.batchSize}).`,
+    `Steps: harmonizers and importance ${c.settings.replaceSteps}, tuning ${c.settings.tuneSteps} (batch ${c.settings.batchSize}). Adapters: ${c.settings.lora ? `LoRA rank ${c.settings.lora.rank}, alpha ${c.settings.lora.alpha}, lr ${c.settings.lora.lr}, on every unit the emulator keeps` : 'the end units'}.`,
     '',
     comparisonTable(c),
     '',

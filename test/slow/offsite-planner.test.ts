@@ -40,7 +40,16 @@ beforeAll(async () => {
 
 // A larger run: OFFSITE_TASKS=60 OFFSITE_TEST_STATES=96 OFFSITE_TUNE_STEPS=60 OFFSITE_REPLACE_STEPS=40 (docs/offsite.md).
 const env = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
-const SETTINGS: OffsiteSettings = { ...DEFAULT_OFFSITE, replaceSteps: env('OFFSITE_REPLACE_STEPS', 24), tuneSteps: env('OFFSITE_TUNE_STEPS', 30), batchSize: 8, rlEvery: 4, candidates: 4 };
+// OFFSITE_LORA=r: LoRA of rank r (alpha 2r, lr OFFSITE_LORA_LR or 5e-3) on every unit the emulator keeps, instead of the end units' weights.
+const SETTINGS: OffsiteSettings = {
+  ...DEFAULT_OFFSITE,
+  replaceSteps: env('OFFSITE_REPLACE_STEPS', 24),
+  tuneSteps: env('OFFSITE_TUNE_STEPS', 30),
+  batchSize: 8,
+  rlEvery: 4,
+  candidates: 4,
+  ...(process.env.OFFSITE_LORA ? { lora: { rank: env('OFFSITE_LORA', 4), alpha: 2 * env('OFFSITE_LORA', 4), lr: env('OFFSITE_LORA_LR', 5e-3) } } : {}),
+};
 const TASKS = env('OFFSITE_TASKS', 40);
 const TEST_STATES = env('OFFSITE_TEST_STATES', 48);
 

@@ -180,4 +180,44 @@ describe('the data owner\'s tuning entry', () => {
     tuned.dispose();
     tf.dispose([prompt, completion]);
   });
+
+  it('with LoRA: only factors of the units E kept, none on the replaced unit; round trip; untouched LoRA plugs in as M', async () => {
+    const b = middle()[1].index; // blocks.1.attn, replaced
+    const e = await emulatorAt(0.5, 1, [b]);
+    const lora = { rank: 2, alpha: 4 };
+    const untouched = await tuneOnEmulator(e, { steps: 0, lr: 1e-3, lora, batch: () => plannerExampleBatch(tok, cfg, 2) });
+    const { adapters } = await tuneOnEmulator(e, { steps: 2, lr: 1e-2, lora, batch: (s) => plannerExampleBatch(tok, cfg, 4, 40 + s) });
+    expect(adapters.kind).toBe('lora');
+    expect(adapters.units).toEqual(['blocks.0.attn', 'blocks.0.mlp', 'blocks.1.mlp']);
+    const names = Object.keys(adapters.tensors).sort();
+    expect(names).toHaveLength(2 * (4 + 2 + 2));
+    expect(names.every((n) => /\.lora_[ab]$/.test(n))).toBe(true);
+    expect(names.some((n) => n.startsWith('blocks.1.attn.'))).toBe(false);
+    expect(adapters.tensors['blocks.0.mlp.fc.w.lora_a'].shape).toEqual([cfg.dim, 2]);
+    const back = readAdapters(writeAdapters(adapters));
+    expect(back.lora).toEqual(lora);
+    for (const n of names) expect(Array.from(back.tensors[n].data)).toEqual(Array.from(adapters.tensors[n].data));
+
+    const batch = plannerExampleBatch(tok, cfg, 2, 33);
+    const prompt = tf.tensor2d(batch.prompt, [2, batch.promptLength], 'int32');
+    const completion = tf.tensor2d(batch.completion, [2, cfg.completionLength], 'int32');
+    const lossOf = async (p: Parameters<typeof plannerSftLoss>[0]) => {
+      const l = plannerSftLoss(p, cfg, prompt, completion);
+      const v = (await l.data())[0];
+      l.dispose();
+      return v;
+    };
+    const same = plugIn(full, untouched.adapters); // B = 0 at the start: no change
+    expect(await lossOf(same.params)).toBeCloseTo(await lossOf(full), 6);
+    same.dispose();
+    const tuned = plugIn(full, back);
+    expect(tuned.params['blocks.1.attn.q.w']).toBe(full['blocks.1.attn.q.w']);
+    expect(tuned.params['blocks.0.mlp.fc.w']).not.toBe(full['blocks.0.mlp.fc.w']);
+    expect(Math.abs((await lossOf(tuned.params)) - (await lossOf(full)))).toBeGreaterThan(1e-5);
+    tuned.dispose();
+    tf.dispose([prompt, completion]);
+    // A LoRA file that adapts the replaced unit is refused.
+    const forged = { ...adapters, units: [...adapters.units, 'blocks.1.attn'] };
+    expect(() => writeAdapters(forged)).toThrow(/lack blocks.1.attn/);
+  });
 });
