@@ -219,7 +219,40 @@ export function blockSpecs(name: string, dim: number, crossDim?: number): ParamS
   };
 }
 
-/** Pre-norm transformer block: self-attention, optional cross-attention to `memory`, MLP. */
+/**
+ * A harmonizer (offsite tuning, src/offsite): a light residual map that
+ * stands in for a block's self-attention or MLP sub-block when an emulator
+ * replaces it, x ↦ x + up(gelu(down(LN(x)))). `up` starts at zero, so an
+ * untrained harmonizer is the identity: dropping the sub-block outright.
+ */
+export function harmonizerSpecs(name: string, dim: number, hidden: number): ParamSpecs {
+  return { ...layerNormSpecs(`${name}.ln`, dim), ...denseSpecs(`${name}.down`, dim, hidden), [`${name}.up.w`]: { shape: [hidden, dim], init: ZEROS }, [`${name}.up.b`]: { shape: [dim], init: ZEROS } };
+}
+
+/** The residual a harmonizer adds (the caller adds x). */
+export function harmonizer(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
+  return dense(p, `${name}.up`, gelu(dense(p, `${name}.down`, layerNorm(p, `${name}.ln`, x))));
+}
+
+/** Name of the harmonizer that replaces a block's `attn` or `mlp` sub-block. */
+export const harmonizerName = (blockName: string, unit: 'attn' | 'mlp') => `${blockName}.${unit}_harm`;
+
+/**
+ * Whether a parameter map replaces that sub-block by a harmonizer. The map
+ * itself says so, so every forward (training, KV-cached decoding,
+ * evaluation) runs an emulator without a separate code path or flag.
+ */
+export function isReplaced(p: ParamMap, blockName: string, unit: 'attn' | 'mlp'): boolean {
+  return p[`${harmonizerName(blockName, unit)}.down.w`] !== undefined;
+}
+
+/** A block's MLP sub-block with its residual, or the harmonizer standing in for it. */
+export function mlpUnit(p: ParamMap, name: string, h: tf.Tensor): tf.Tensor {
+  if (isReplaced(p, name, 'mlp')) return tf.add(h, harmonizer(p, harmonizerName(name, 'mlp'), h));
+  return tf.add(h, mlp(p, `${name}.mlp`, layerNorm(p, `${name}.ln2`, h)));
+}
+
+/** Pre-norm transformer block: self-attention, optional cross-attention to `memory`, MLP (either sub-block possibly a harmonizer). */
 export function block(
   p: ParamMap,
   name: string,
@@ -229,8 +262,12 @@ export function block(
   memory?: tf.Tensor,
   memoryMask?: tf.Tensor,
 ): tf.Tensor {
-  const a = layerNorm(p, `${name}.ln1`, x);
-  let h = tf.add(x, attention(p, `${name}.attn`, a, a, heads, selfMask));
+  let h: tf.Tensor;
+  if (isReplaced(p, name, 'attn')) h = tf.add(x, harmonizer(p, harmonizerName(name, 'attn'), x));
+  else {
+    const a = layerNorm(p, `${name}.ln1`, x);
+    h = tf.add(x, attention(p, `${name}.attn`, a, a, heads, selfMask));
+  }
   if (memory) h = tf.add(h, attention(p, `${name}.cross`, layerNorm(p, `${name}.lnx`, h), memory, heads, memoryMask));
-  return tf.add(h, mlp(p, `${name}.mlp`, layerNorm(p, `${name}.ln2`, h)));
+  return mlpUnit(p, name, h);
 }

@@ -21,7 +21,7 @@ import * as tf from './tf';
 import { maskOf, oneHotFloat } from './dtype';
 import type { Random } from '../learn/random';
 import { SPECIAL } from '../text/tokenizer';
-import { addToEach, block, blockSpecs, causalMask, dense, embeddingSpecs, keyPaddingMask, layerNorm, layerNormSpecs, mlp } from './layers';
+import { addToEach, block, blockSpecs, causalMask, dense, embeddingSpecs, harmonizer, harmonizerName, isReplaced, keyPaddingMask, layerNorm, layerNormSpecs, mlpUnit } from './layers';
 import { matMul, transposedTimes } from './fastops';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
 import { softmax } from './rowOps';
@@ -219,6 +219,8 @@ function mergeHeads(x: tf.Tensor, b: number, heads: number): tf.Tensor3D {
  * Keys and values of every layer, split by heads ([B·heads, T, dh]): the
  * prompt's, computed once, and the generated tokens', grown one position per
  * step. They stay apart so that a step copies only the short completion part.
+ * A layer whose attention an emulator replaced by a harmonizer has empty
+ * ([B·heads, 0, dh]) entries: a harmonizer reads only its own position.
  */
 interface KvCache {
   promptK: tf.Tensor3D[];
@@ -250,6 +252,12 @@ function prefill(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D): { logits
     const promptV: tf.Tensor3D[] = [];
     for (let i = 0; i < cfg.layers; i++) {
       const name = `blocks.${i}`;
+      if (isReplaced(p, name, 'attn')) {
+        promptK.push(tf.zeros([b * h, 0, dh]));
+        promptV.push(tf.zeros([b * h, 0, dh]));
+        x = mlpUnit(p, name, tf.add(x, harmonizer(p, harmonizerName(name, 'attn'), x)));
+        continue;
+      }
       const a = layerNorm(p, `${name}.ln1`, x);
       const q = splitHeads(dense(p, `${name}.attn.q`, a), h);
       const k = splitHeads(dense(p, `${name}.attn.k`, a), h);
@@ -259,7 +267,7 @@ function prefill(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D): { logits
       const scores = tf.add(tf.reshape(tf.mul(matMul(q, k, true), 1 / Math.sqrt(dh)), [b, h, pl, pl]), mask);
       const att = matMul(tf.reshape(softmax(scores), [b * h, pl, pl]), v);
       const hh = tf.add(x, dense(p, `${name}.attn.o`, mergeHeads(att, b, h)));
-      x = tf.add(hh, mlp(p, `${name}.mlp`, layerNorm(p, `${name}.ln2`, hh)));
+      x = mlpUnit(p, name, hh);
     }
     const last = layerNorm(p, 'ln_f', tf.slice(x, [0, pl - 1, 0], [b, 1, cfg.dim]));
     const logits = tf.reshape(unembed(p, cfg, last), [b, cfg.vocabSize]) as tf.Tensor2D;
@@ -280,12 +288,18 @@ function extend(p: ParamMap, cfg: PlannerConfig, cache: KvCache, ids: tf.Tensor2
     const b = ids.shape[0];
     const h = cfg.heads;
     const dh = cfg.dim / h;
-    const pl = cache.promptK[0].shape[1];
+    const pl = cache.promptMask.shape[3] as number;
     let x: tf.Tensor = tf.add(tokenEmbedding(p, ids), tf.slice(get(p, 'pos'), [cfg.promptLength + t, 0], [1, cfg.dim]));
     const genK: tf.Tensor3D[] = [];
     const genV: tf.Tensor3D[] = [];
     for (let i = 0; i < cfg.layers; i++) {
       const name = `blocks.${i}`;
+      if (isReplaced(p, name, 'attn')) {
+        genK.push(tf.zeros([b * h, 0, dh]));
+        genV.push(tf.zeros([b * h, 0, dh]));
+        x = mlpUnit(p, name, tf.add(x, harmonizer(p, harmonizerName(name, 'attn'), x)));
+        continue;
+      }
       const a = layerNorm(p, `${name}.ln1`, x);
       const q = splitHeads(dense(p, `${name}.attn.q`, a), h);
       const kNew = splitHeads(dense(p, `${name}.attn.k`, a), h);
@@ -303,7 +317,7 @@ function extend(p: ParamMap, cfg: PlannerConfig, cache: KvCache, ids: tf.Tensor2
       const probs = tf.reshape(softmax(tf.concat([sp, sg], 3)), [b * h, 1, pl + g]);
       const att = tf.add(matMul(tf.slice(probs, [0, 0, 0], [b * h, 1, pl]), cache.promptV[i]), matMul(tf.slice(probs, [0, 0, pl], [b * h, 1, g]), v));
       const hh = tf.add(x, dense(p, `${name}.attn.o`, mergeHeads(att, b, h)));
-      x = tf.add(hh, mlp(p, `${name}.mlp`, layerNorm(p, `${name}.ln2`, hh)));
+      x = mlpUnit(p, name, hh);
     }
     const logits = tf.reshape(unembed(p, cfg, layerNorm(p, 'ln_f', x)), [b, cfg.vocabSize]) as tf.Tensor2D;
     return { logits, genK, genV };

@@ -1,0 +1,83 @@
+/**
+ * What the data owner sends back, and the file it travels in (safetensors,
+ * like the app's checkpoints). Two kinds:
+ * - end-units: the tuned weights of the sandwich's first and last units
+ *   (Offsite-Tuning's and ScaleOT's adapters);
+ * - lora: low-rank deltas A·B (lora.ts) on the 2-D weights of every unit the
+ *   emulator did not replace (a replaced unit has no weights in E to adapt,
+ *   and its harmonizer has no counterpart in M).
+ * Nothing else may be inside: checkAdapters fails on any other name.
+ */
+import { decodeSafetensors, encodeSafetensors, type TensorData } from '../models/checkpoint';
+import type { PlannerConfig } from '../models/planner';
+import { plannerUnits, sandwich } from './units';
+
+export type AdapterKind = 'end-units' | 'lora';
+
+export interface Adapters {
+  readonly kind: AdapterKind;
+  readonly config: PlannerConfig;
+  /** Unit ids adapted, e.g. ["blocks.0.attn", "blocks.1.mlp"]. */
+  readonly units: readonly string[];
+  readonly tensors: Readonly<Record<string, TensorData>>;
+  /** LoRA's rank and scale (the delta is (alpha / rank)·A·B); only for kind lora. */
+  readonly lora?: { rank: number; alpha: number };
+}
+
+/** The weight names end-unit adapters of this config carry: exactly the adapter units' own. */
+export function allowedAdapterNames(cfg: PlannerConfig): Set<string> {
+  return new Set(sandwich(plannerUnits(cfg)).adapters.flatMap((u) => u.params));
+}
+
+/** For LoRA adapters over `units`: the weights they may adapt (each unit's 2-D weights). */
+export function loraTargetsOf(cfg: PlannerConfig, units: readonly string[]): string[] {
+  const all = plannerUnits(cfg);
+  return units.flatMap((id) => {
+    const u = all.find((x) => x.id === id);
+    if (!u) throw new Error(`adapters: no unit ${id} in this planner`);
+    return u.params.filter((n) => n.endsWith('.w'));
+  });
+}
+
+/** Fails on any tensor that is not an adapter's, or a missing one. */
+export function checkAdapters(a: Adapters): Adapters {
+  let allowed: Set<string>;
+  if (a.kind === 'end-units') allowed = allowedAdapterNames(a.config);
+  else if (a.kind === 'lora') {
+    if (!a.lora || !(a.lora.rank >= 1)) throw new Error('adapters: LoRA adapters without their rank');
+    allowed = new Set(loraTargetsOf(a.config, a.units).flatMap((w) => [`${w}.lora_a`, `${w}.lora_b`]));
+  } else throw new Error(`adapters: unknown kind ${String((a as { kind?: unknown }).kind)}`);
+  const extra = Object.keys(a.tensors).filter((n) => !allowed.has(n));
+  if (extra.length > 0) throw new Error(`adapters: carry non-adapter tensors ${extra.join(', ')}`);
+  const missing = [...allowed].filter((n) => !(n in a.tensors));
+  if (missing.length > 0) throw new Error(`adapters: lack ${missing.join(', ')}`);
+  return a;
+}
+
+export function adapterSize(a: Adapters): number {
+  return Object.values(a.tensors).reduce((n, t) => n + t.data.length, 0);
+}
+
+export function writeAdapters(a: Adapters): Uint8Array {
+  return encodeSafetensors({ ...checkAdapters(a).tensors }, {
+    format: 'coevo-offsite-adapters',
+    kind: a.kind,
+    config: JSON.stringify(a.config),
+    units: JSON.stringify(a.units),
+    ...(a.lora ? { lora: JSON.stringify(a.lora) } : {}),
+  });
+}
+
+export function readAdapters(bytes: Uint8Array): Adapters {
+  const { tensors, metadata } = decodeSafetensors(bytes);
+  if (metadata.format !== 'coevo-offsite-adapters') throw new Error(`readAdapters: not adapters (format ${metadata.format})`);
+  const kind = metadata.kind;
+  if (kind !== 'end-units' && kind !== 'lora') throw new Error(`readAdapters: unknown kind ${kind}`);
+  return checkAdapters({
+    kind,
+    config: JSON.parse(metadata.config) as PlannerConfig,
+    units: JSON.parse(metadata.units) as string[],
+    tensors,
+    ...(metadata.lora ? { lora: JSON.parse(metadata.lora) as { rank: number; alpha: number } } : {}),
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * report.json and report.md of one offsite comparison: what the headless
+ * command (planned: `npm run offsite`) and the slow test write. Pure text
+ * from the comparison's numbers.
+ */
+import { comparisonTable, type OffsiteComparison } from './compare';
+import { summarise, summaryLines, type ScaleSummary } from './summary';
+
+export interface OffsiteRunInfo {
+  agent: 'planner';
+  preset: string;
+  backend: string;
+  /** Where the private set came from, in words (e.g. "cross-site tasks, seed 77: 20 tuning tasks, 20 test tasks"). */
+  privateSet: string;
+  wallSeconds: number;
+}
+
+export interface OffsiteReport {
+  info: OffsiteRunInfo;
+  comparison: OffsiteComparison;
+  summary: ScaleSummary[];
+}
+
+export function offsiteReport(info: OffsiteRunInfo, comparison: OffsiteComparison): OffsiteReport {
+  return { info, comparison, summary: summarise(comparison) };
+}
+
+export function offsiteMarkdown(r: OffsiteReport): string {
+  const c = r.comparison;
+  const emulatorLines = c.emulators.map((e) => {
+    const units = e.units.map((u) => `${u.id}: ${u.role}${u.rank !== undefined ? ` (rank ${u.rank})` : ''}${u.score !== undefined ? `, score ${u.score.toFixed(3)}` : ''}`);
+    return `- ${e.method}, α ${e.scale.alpha}, β ${e.scale.beta}: ${e.size.toLocaleString('en-US')} values shipped (${((100 * e.size) / c.fullSize).toFixed(1)}% of the model). ${units.join('; ')}`;
+  });
+  return [
+    `# Offsite tuning: ${r.info.agent}, ${r.info.preset}`,
+    '',
+    `Private set: ${r.info.privateSet}. Backend ${r.info.backend}; wall ${r.info.wallSeconds.toFixed(0)} s.`,
+    `Steps: harmonizers and importance ${c.settings.replaceSteps}, tuning ${c.settings.tuneSteps} (batch ${c.settings.batchSize}). Adapters: ${c.settings.lora ? `LoRA rank ${c.settings.lora.rank}, alpha ${c.settings.lora.alpha}, lr ${c.settings.lora.lr}, on every unit the emulator keeps` : 'the end units'}.`,
+    '',
+    comparisonTable(c),
+    '',
+    '## Per emulator scale',
+    '',
+    ...summaryLines(r.summary),
+    '',
+    '## Emulators',
+    '',
+    ...emulatorLines,
+    `- adapters sent back: ${c.adapterSize.toLocaleString('en-US')} values; the full model has ${c.fullSize.toLocaleString('en-US')}.`,
+    '',
+  ].join('\n');
+}

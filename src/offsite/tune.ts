@@ -1,0 +1,74 @@
+/**
+ * The data owner's side: tune adapters on the emulator with private data,
+ * send back only the adapters. The entry takes an Emulator, which only
+ * emulator.ts can make and which never holds a replaced unit's weights, so
+ * this code has no way to read the full model; it returns exactly the
+ * adapter tensors (checkAdapters): the end units' weights, or LoRA factors
+ * on the units E kept (and its end units).
+ */
+import { fromValues, disposeParams, setTrainable, type Params } from '../models/params';
+import type { PlannerBatch } from '../models/plannerData';
+import { createLora, disposeLora, DEFAULT_LORA_TARGETS, type Lora } from '../models/lora';
+import { makePlannerSft } from '../learn/plannerSft';
+import { Random } from '../learn/random';
+import { checkAdapters, type Adapters } from './adapters';
+import { adapterNames, emulatorUnits, emulatorWeights, isEmulator, tensorValues, type Emulator } from './emulator';
+
+export interface TuneOptions {
+  steps: number;
+  batch: (step: number) => PlannerBatch;
+  lr: number;
+  clipNorm?: number;
+  /** LoRA adapters of this rank and scale instead of the end units' weights. */
+  lora?: { rank: number; alpha: number; seed?: number };
+  onProgress?: (p: { step: number; loss: number }) => void;
+}
+
+/** The emulator's weights as variables, end-unit adapters (if given) in place; adapter units trainable, the rest frozen (the caller disposes). */
+export function emulatorParams(e: Emulator, adapters?: Adapters): Params {
+  const w = emulatorWeights(e);
+  if (adapters) {
+    if (adapters.kind !== 'end-units') throw new Error('emulatorParams: put LoRA adapters on with plugIn');
+    Object.assign(w, checkAdapters(adapters).tensors);
+  }
+  const params = fromValues(
+    Object.fromEntries(Object.entries(w).map(([k, t]) => [k, t.data])),
+    Object.fromEntries(Object.entries(w).map(([k, t]) => [k, t.shape])),
+  );
+  const trainable = new Set(adapterNames(e));
+  for (const [name, v] of Object.entries(params)) v.trainable = trainable.has(name);
+  return params;
+}
+
+export async function tuneOnEmulator(e: Emulator, o: TuneOptions): Promise<{ adapters: Adapters; losses: number[] }> {
+  if (!isEmulator(e)) throw new Error('tuneOnEmulator: takes an Emulator (buildEmulator or readEmulator), never a model');
+  const params = emulatorParams(e);
+  let lora: Lora | undefined;
+  if (o.lora) {
+    setTrainable(params, false);
+    // Every 2-D weight of the units E carries: harmonizers' names do not match, replaced units' weights are absent.
+    lora = createLora(new Random(o.lora.seed ?? 1).fork('offsite lora'), params, { rank: o.lora.rank, alpha: o.lora.alpha, targets: DEFAULT_LORA_TARGETS });
+  }
+  const trainer = makePlannerSft(params, e.config, { lr: o.lr, clipNorm: o.clipNorm, lora });
+  const losses: number[] = [];
+  try {
+    for (let step = 0; step < o.steps; step++) {
+      const { loss } = await trainer.step(o.batch(step));
+      losses.push(loss);
+      o.onProgress?.({ step, loss });
+    }
+    if (lora && o.lora) {
+      const units = emulatorUnits(e)
+        .filter((x) => x.plan.role !== 'replaced')
+        .map((x) => x.unit.id);
+      const adapters = checkAdapters({ kind: 'lora', config: e.config, units, tensors: await tensorValues(lora.adapters), lora: { rank: o.lora.rank, alpha: o.lora.alpha } });
+      return { adapters, losses };
+    }
+    const adapters = checkAdapters({ kind: 'end-units', config: e.config, units: e.units.filter((u) => u.role === 'adapter').map((u) => u.id), tensors: await tensorValues(params, adapterNames(e)) });
+    return { adapters, losses };
+  } finally {
+    trainer.dispose();
+    if (lora) disposeLora(lora);
+    disposeParams(params);
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The replaceable units of offsite tuning for the planner: the self-attention
+ * and the MLP sub-block of every transformer layer, in order (layer 0's
+ * attention, layer 0's MLP, layer 1's attention, …).
+ *
+ * Sub-blocks rather than whole layers because the shipped base planner is
+ * the `tiny` preset, two layers deep: counted as layers it would have
+ * nothing to drop once its first and last layers became the adapters. As
+ * sub-blocks it has four units: the first (layer 0's attention) and the last
+ * (the last layer's MLP) are the adapters of the sandwich, and the two in
+ * between are what an emulator may replace. `demo` (three layers) gives six
+ * units, four in the middle; the code takes any depth.
+ *
+ * Embeddings, positions and the final norm belong to no unit: the emulator
+ * ships them as they are and nobody tunes them.
+ */
+import { harmonizerName } from '../models/layers';
+import type { PlannerConfig } from '../models/planner';
+
+export type UnitKind = 'attn' | 'mlp';
+
+export interface Unit {
+  /** Position in the network, 0 … 2·layers − 1. */
+  index: number;
+  layer: number;
+  kind: UnitKind;
+  /** e.g. "blocks.1.attn". */
+  id: string;
+  /** Every weight the unit owns (its pre-norm included). */
+  params: string[];
+  /** Its attention projections, which rank compression may reduce (empty for an MLP unit). */
+  projections: string[];
+  /** Prefix of the harmonizer weights that stand in for it. */
+  harmonizer: string;
+}
+
+const affine = (name: string) => [`${name}.w`, `${name}.b`];
+
+export function plannerUnits(cfg: PlannerConfig): Unit[] {
+  const out: Unit[] = [];
+  for (let layer = 0; layer < cfg.layers; layer++) {
+    const block = `blocks.${layer}`;
+    const projections = ['q', 'k', 'v', 'o'].map((m) => `${block}.attn.${m}.w`);
+    out.push({
+      index: 2 * layer,
+      layer,
+      kind: 'attn',
+      id: `${block}.attn`,
+      params: [`${block}.ln1.g`, `${block}.ln1.b`, ...['q', 'k', 'v', 'o'].flatMap((m) => affine(`${block}.attn.${m}`))],
+      projections,
+      harmonizer: harmonizerName(block, 'attn'),
+    });
+    out.push({
+      index: 2 * layer + 1,
+      layer,
+      kind: 'mlp',
+      id: `${block}.mlp`,
+      params: [`${block}.ln2.g`, `${block}.ln2.b`, ...affine(`${block}.mlp.fc`), ...affine(`${block}.mlp.proj`)],
+      projections: [],
+      harmonizer: harmonizerName(block, 'mlp'),
+    });
+  }
+  return out;
+}
+
+/** The sandwich: the first and last units are the adapters; the middle is what an emulator compresses. */
+export function sandwich(units: readonly Unit[]): { adapters: Unit[]; middle: Unit[] } {
+  if (units.length < 3) throw new Error(`offsite: ${units.length} units leave no middle between the two adapter units`);
+  return { adapters: [units[0], units[units.length - 1]], middle: units.slice(1, -1) };
+}
