@@ -39,11 +39,12 @@ export interface OffsiteRow {
   /** The emulator's (α, β); absent for zero-shot and full fine-tuning, which need none. */
   scale?: Scale;
   n: number;
-  /** States whose greedy instruction had the right action type and target. */
+  /** States whose greedy instruction had the right action type and target (grounder, compareGrounder.ts: items whose greedy point fell in the box). */
   k: number;
+  /** k / n: exact match for the planner, click-in-box accuracy for the grounder. */
   exact: number;
   interval: Interval;
-  /** Mean completion cross-entropy per token (nats) on the same states. */
+  /** Mean completion cross-entropy per token (nats) on the same states; the grounder SFT loss (cell + offset) for the grounder. */
   loss: number;
 }
 
