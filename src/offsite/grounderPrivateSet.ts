@@ -11,8 +11,7 @@
  */
 import { groundingItemsFromTasks, type GroundingItem } from '../learn/evalGrounder';
 import { Random } from '../learn/random';
-import type { GrounderExample } from '../models/grounderData';
-import { grounderExamples } from '../models/grounderData';
+import { grounderExamples, type GrounderExample } from '../models/grounderData';
 import { buildSuites } from '../world/suites';
 import type { Task } from '../world/types';
 
