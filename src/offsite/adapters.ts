@@ -8,15 +8,14 @@
  *   and its harmonizer has no counterpart in M).
  * Nothing else may be inside: checkAdapters fails on any other name.
  */
-import { decodeSafetensors, encodeSafetensors, type TensorData } from '../models/checkpoint';
-import type { PlannerConfig } from '../models/planner';
-import { plannerUnits, sandwich } from './units';
+import { decodeSafetensors, encodeSafetensors, parseConfig, type TensorData } from '../models/checkpoint';
+import { modelUnits, sandwich, type OffsiteModelConfig } from './units';
 
 export type AdapterKind = 'end-units' | 'lora';
 
 export interface Adapters {
   readonly kind: AdapterKind;
-  readonly config: PlannerConfig;
+  readonly config: OffsiteModelConfig;
   /** Unit ids adapted, e.g. ["blocks.0.attn", "blocks.1.mlp"]. */
   readonly units: readonly string[];
   readonly tensors: Readonly<Record<string, TensorData>>;
@@ -25,16 +24,16 @@ export interface Adapters {
 }
 
 /** The weight names end-unit adapters of this config carry: exactly the adapter units' own. */
-export function allowedAdapterNames(cfg: PlannerConfig): Set<string> {
-  return new Set(sandwich(plannerUnits(cfg)).adapters.flatMap((u) => u.params));
+export function allowedAdapterNames(cfg: OffsiteModelConfig): Set<string> {
+  return new Set(sandwich(modelUnits(cfg)).adapters.flatMap((u) => u.params));
 }
 
 /** For LoRA adapters over `units`: the weights they may adapt (each unit's 2-D weights). */
-export function loraTargetsOf(cfg: PlannerConfig, units: readonly string[]): string[] {
-  const all = plannerUnits(cfg);
+export function loraTargetsOf(cfg: OffsiteModelConfig, units: readonly string[]): string[] {
+  const all = modelUnits(cfg);
   return units.flatMap((id) => {
     const u = all.find((x) => x.id === id);
-    if (!u) throw new Error(`adapters: no unit ${id} in this planner`);
+    if (!u) throw new Error(`adapters: no unit ${id} in this model`);
     return u.params.filter((n) => n.endsWith('.w'));
   });
 }
@@ -75,7 +74,7 @@ export function readAdapters(bytes: Uint8Array): Adapters {
   if (kind !== 'end-units' && kind !== 'lora') throw new Error(`readAdapters: unknown kind ${kind}`);
   return checkAdapters({
     kind,
-    config: JSON.parse(metadata.config) as PlannerConfig,
+    config: parseConfig(metadata.config),
     units: JSON.parse(metadata.units) as string[],
     tensors,
     ...(metadata.lora ? { lora: JSON.parse(metadata.lora) as { rank: number; alpha: number } } : {}),

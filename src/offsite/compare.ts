@@ -39,11 +39,12 @@ export interface OffsiteRow {
   /** The emulator's (α, β); absent for zero-shot and full fine-tuning, which need none. */
   scale?: Scale;
   n: number;
-  /** States whose greedy instruction had the right action type and target. */
+  /** States whose greedy instruction had the right action type and target (grounder, compareGrounder.ts: items whose greedy point fell in the box). */
   k: number;
+  /** k / n: exact match for the planner, click-in-box accuracy for the grounder. */
   exact: number;
   interval: Interval;
-  /** Mean completion cross-entropy per token (nats) on the same states. */
+  /** Mean completion cross-entropy per token (nats) on the same states; the grounder SFT loss (cell + offset) for the grounder. */
   loss: number;
 }
 
@@ -277,10 +278,10 @@ export async function compareOffsite(i: OffsiteInputs): Promise<OffsiteCompariso
   };
 }
 
-/** The rows as a Markdown table (report.md, docs). */
-export function comparisonTable(c: OffsiteComparison): string {
+/** The rows as a Markdown table (report.md, docs); the grounder's rate is click-in-box accuracy and its loss the SFT loss. */
+export function comparisonTable(c: OffsiteComparison, metric = 'exact match', lossUnit = 'nats/token'): string {
   const pct = (x: number) => (100 * x).toFixed(1);
-  const lines = ['| row | emulator (α, β) | exact match | 95% interval | n | loss (nats/token) |', '|---|---|---|---|---|---|'];
+  const lines = [`| row | emulator (α, β) | ${metric} | 95% interval | n | loss (${lossUnit}) |`, '|---|---|---|---|---|---|'];
   for (const r of c.rows) {
     const scale = r.scale ? `${r.scale.alpha}, ${r.scale.beta}` : '—';
     lines.push(`| ${r.name} | ${scale} | ${pct(r.exact)}% | ${pct(r.interval.low)}–${pct(r.interval.high)}% | ${r.n} | ${r.loss.toFixed(3)} |`);

@@ -1,6 +1,6 @@
 /**
  * The emulator: everything the model owner ships to the data owner, and
- * nothing more. Per unit of the planner (units.ts) it is one of
+ * nothing more. Per unit of the model, planner or grounder (units.ts), it is one of
  * - an adapter: the first and last unit, shipped with their current weights
  *   as the adapters' starting point (the data owner tunes these);
  * - kept: the unit's own weights, its attention projections optionally as
@@ -15,11 +15,10 @@
  * (buildEmulator) or from the shipped bytes (readEmulator); both check that
  * no replaced unit's weights are inside.
  */
-import { decodeSafetensors, encodeSafetensors, type TensorData } from '../models/checkpoint';
-import type { PlannerConfig } from '../models/planner';
+import { decodeSafetensors, encodeSafetensors, parseConfig, type TensorData } from '../models/checkpoint';
 import type { ParamMap } from '../models/params';
 import { lowRankFactors, multiply, rankAt } from './svd';
-import { plannerUnits, sandwich, type Unit } from './units';
+import { modelUnits, sandwich, type OffsiteModelConfig, type Unit } from './units';
 
 const BRAND: unique symbol = Symbol('emulator');
 /** Every emulator this module made: a copy with the same fields (the brand included) is not one. */
@@ -42,7 +41,7 @@ export type EmulatorMethod = 'scaleot' | 'uniform-drop';
 export interface Emulator {
   readonly [BRAND]: true;
   readonly method: EmulatorMethod;
-  readonly config: PlannerConfig;
+  readonly config: OffsiteModelConfig;
   /** Replace ratio α of the middle units, and rank ratio β of the kept units' attention projections. */
   readonly alpha: number;
   readonly beta: number;
@@ -74,9 +73,9 @@ export async function tensorValues(p: ParamMap, names?: readonly string[]): Prom
   return out;
 }
 
-/** The model owner's side: an emulator of the full planner under `plan`. */
-export async function buildEmulator(full: ParamMap, cfg: PlannerConfig, plan: EmulatorPlan): Promise<Emulator> {
-  const units = plannerUnits(cfg);
+/** The model owner's side: an emulator of the full model (planner or grounder) under `plan`. */
+export async function buildEmulator(full: ParamMap, cfg: OffsiteModelConfig, plan: EmulatorPlan): Promise<Emulator> {
+  const units = modelUnits(cfg);
   const { adapters, middle } = sandwich(units);
   for (const i of plan.replaced) if (!middle.some((u) => u.index === i)) throw new Error(`buildEmulator: unit ${i} is not a middle unit`);
   const owned = new Set(units.flatMap((u) => u.params));
@@ -119,7 +118,7 @@ const copy = (t: TensorData): TensorData => ({ shape: [...t.shape], data: new Fl
 
 /** Fails unless the emulator carries exactly what its plan says: above all, no replaced unit's own weights. */
 function checked(e: Emulator): Emulator {
-  const units = plannerUnits(e.config);
+  const units = modelUnits(e.config);
   if (e.units.length !== units.length) throw new Error(`emulator: ${e.units.length} unit plans for ${units.length} units`);
   for (const u of units) {
     const role = e.units[u.index].role;
@@ -137,7 +136,7 @@ function checked(e: Emulator): Emulator {
 
 /** Unit plans by role, and the units themselves. */
 export function emulatorUnits(e: Emulator): { unit: Unit; plan: UnitPlan }[] {
-  return plannerUnits(e.config).map((unit) => ({ unit, plan: e.units[unit.index] }));
+  return modelUnits(e.config).map((unit) => ({ unit, plan: e.units[unit.index] }));
 }
 
 /** Names of the adapter tensors: every weight of the adapter units. */
@@ -148,7 +147,7 @@ export function adapterNames(e: Emulator): string[] {
 }
 
 /**
- * The emulator's weights as the planner forward reads them: rank-reduced
+ * The emulator's weights as the model's forward reads them: rank-reduced
  * projections multiplied back into dense [m, n] matrices (of rank r), and
  * harmonizers in place of replaced units (layers.ts isReplaced).
  */
@@ -193,7 +192,7 @@ export function readEmulator(bytes: Uint8Array): Emulator {
   return checked({
     [BRAND]: true,
     method,
-    config: JSON.parse(metadata.config) as PlannerConfig,
+    config: parseConfig(metadata.config),
     alpha: Number(metadata.alpha),
     beta: Number(metadata.beta),
     units: JSON.parse(metadata.units) as UnitPlan[],

@@ -1,5 +1,5 @@
 /**
- * report.json and report.md of one offsite comparison: what the headless
+ * report.json and report.md of one offsite comparison (planner or grounder): what the headless
  * command (planned: `npm run offsite`) and the slow test write. Pure text
  * from the comparison's numbers.
  */
@@ -7,7 +7,7 @@ import { comparisonTable, type OffsiteComparison } from './compare';
 import { summarise, summaryLines, type ScaleSummary } from './summary';
 
 export interface OffsiteRunInfo {
-  agent: 'planner';
+  agent: 'planner' | 'grounder';
   preset: string;
   backend: string;
   /** Where the private set came from, in words (e.g. "cross-site tasks, seed 77: 20 tuning tasks, 20 test tasks"). */
@@ -37,11 +37,11 @@ export function offsiteMarkdown(r: OffsiteReport): string {
     `Private set: ${r.info.privateSet}. Backend ${r.info.backend}; wall ${r.info.wallSeconds.toFixed(0)} s.`,
     `Steps: harmonizers and importance ${c.settings.replaceSteps}, tuning ${c.settings.tuneSteps} (batch ${c.settings.batchSize}). Adapters: ${c.settings.lora ? `LoRA rank ${c.settings.lora.rank}, alpha ${c.settings.lora.alpha}, lr ${c.settings.lora.lr}, on every unit the emulator keeps` : 'the end units'}.`,
     '',
-    comparisonTable(c),
+    r.info.agent === 'grounder' ? comparisonTable(c, 'click-in-box accuracy', 'grounder SFT loss') : comparisonTable(c),
     '',
     '## Per emulator scale',
     '',
-    ...summaryLines(r.summary),
+    ...(r.info.agent === 'grounder' ? summaryLines(r.summary, 'click-in-box accuracy') : summaryLines(r.summary)),
     '',
     '## Emulators',
     '',

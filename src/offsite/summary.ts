@@ -59,12 +59,12 @@ export function summarise(c: OffsiteComparison): ScaleSummary[] {
 }
 
 /** The summaries as Markdown lines (report.md, docs). */
-export function summaryLines(s: readonly ScaleSummary[]): string[] {
+export function summaryLines(s: readonly ScaleSummary[], metric = 'exact-match'): string[] {
   const pts = (x: number) => (100 * x).toFixed(1);
   const diff = (d: { value: number; interval: Interval }) => `${pts(d.value)} points [${pts(d.interval.low)}, ${pts(d.interval.high)}]`;
   const pc = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(0)}%` : 'n/a (full fine-tuning gained nothing)');
   return s.map(
     (x) =>
-      `- α ${x.scale.alpha}, β ${x.scale.beta}: plug-in reaches ${pc(x.gainShareExact)} of full fine-tuning's exact-match gain (${pc(x.gainShareLoss)} of its loss gain); plug-in − emulator fine-tuning ${diff(x.privacyGap)}; plug-in − uniform-drop plug-in ${x.overUniformDrop ? diff(x.overUniformDrop) : 'n/a (nothing dropped)'}`,
+      `- α ${x.scale.alpha}, β ${x.scale.beta}: plug-in reaches ${pc(x.gainShareExact)} of full fine-tuning's ${metric} gain (${pc(x.gainShareLoss)} of its loss gain); plug-in − emulator fine-tuning ${diff(x.privacyGap)}; plug-in − uniform-drop plug-in ${x.overUniformDrop ? diff(x.overUniformDrop) : 'n/a (nothing dropped)'}`,
   );
 }

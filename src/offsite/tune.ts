@@ -7,16 +7,16 @@
  * on the units E kept (and its end units).
  */
 import { fromValues, disposeParams, setTrainable, type Params } from '../models/params';
-import type { PlannerBatch } from '../models/plannerData';
-import { createLora, disposeLora, DEFAULT_LORA_TARGETS, type Lora } from '../models/lora';
-import { makePlannerSft } from '../learn/plannerSft';
+import { createLora, disposeLora, type Lora } from '../models/lora';
 import { Random } from '../learn/random';
-import { checkAdapters, type Adapters } from './adapters';
+import { checkAdapters, loraTargetsOf, type Adapters } from './adapters';
+import { adapterTrainer, type OffsiteBatch } from './trainers';
 import { adapterNames, emulatorUnits, emulatorWeights, isEmulator, tensorValues, type Emulator } from './emulator';
 
 export interface TuneOptions {
   steps: number;
-  batch: (step: number) => PlannerBatch;
+  /** Private batches of the emulator's agent (planner or grounder batches). */
+  batch: (step: number) => OffsiteBatch;
   lr: number;
   clipNorm?: number;
   /** LoRA adapters of this rank and scale instead of the end units' weights. */
@@ -44,12 +44,17 @@ export async function tuneOnEmulator(e: Emulator, o: TuneOptions): Promise<{ ada
   if (!isEmulator(e)) throw new Error('tuneOnEmulator: takes an Emulator (buildEmulator or readEmulator), never a model');
   const params = emulatorParams(e);
   let lora: Lora | undefined;
+  const carried = emulatorUnits(e)
+    .filter((x) => x.plan.role !== 'replaced')
+    .map((x) => x.unit.id);
   if (o.lora) {
     setTrainable(params, false);
-    // Every 2-D weight of the units E carries: harmonizers' names do not match, replaced units' weights are absent.
-    lora = createLora(new Random(o.lora.seed ?? 1).fork('offsite lora'), params, { rank: o.lora.rank, alpha: o.lora.alpha, targets: DEFAULT_LORA_TARGETS });
+    // Exactly the 2-D weights of the units E carries (what checkAdapters allows), by name: a pattern
+    // would also catch weights outside any unit (the grounder's cross-attentions and screen encoder).
+    const names = loraTargetsOf(e.config, carried).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    lora = createLora(new Random(o.lora.seed ?? 1).fork('offsite lora'), params, { rank: o.lora.rank, alpha: o.lora.alpha, targets: new RegExp(`^(${names.join('|')})$`) });
   }
-  const trainer = makePlannerSft(params, e.config, { lr: o.lr, clipNorm: o.clipNorm, lora });
+  const trainer = adapterTrainer(params, e.config, { lr: o.lr, clipNorm: o.clipNorm, lora });
   const losses: number[] = [];
   try {
     for (let step = 0; step < o.steps; step++) {
@@ -58,10 +63,7 @@ export async function tuneOnEmulator(e: Emulator, o: TuneOptions): Promise<{ ada
       o.onProgress?.({ step, loss });
     }
     if (lora && o.lora) {
-      const units = emulatorUnits(e)
-        .filter((x) => x.plan.role !== 'replaced')
-        .map((x) => x.unit.id);
-      const adapters = checkAdapters({ kind: 'lora', config: e.config, units, tensors: await tensorValues(lora.adapters), lora: { rank: o.lora.rank, alpha: o.lora.alpha } });
+      const adapters = checkAdapters({ kind: 'lora', config: e.config, units: carried, tensors: await tensorValues(lora.adapters), lora: { rank: o.lora.rank, alpha: o.lora.alpha } });
       return { adapters, losses };
     }
     const adapters = checkAdapters({ kind: 'end-units', config: e.config, units: e.units.filter((u) => u.role === 'adapter').map((u) => u.id), tensors: await tensorValues(params, adapterNames(e)) });

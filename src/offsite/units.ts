@@ -1,5 +1,5 @@
 /**
- * The replaceable units of offsite tuning for the planner: the self-attention
+ * The replaceable units of offsite tuning. For the planner: the self-attention
  * and the MLP sub-block of every transformer layer, in order (layer 0's
  * attention, layer 0's MLP, layer 1's attention, …).
  *
@@ -13,9 +13,24 @@
  *
  * Embeddings, positions and the final norm belong to no unit: the emulator
  * ships them as they are and nobody tunes them.
+ *
+ * For the grounder (grounderUnits): the self-attention and MLP sub-blocks of
+ * the instruction encoder's blocks (`text.blocks.i`), then those of the
+ * cross-attending region blocks (`blocks.j`), in the order the instruction
+ * flows through them. Each region block's cross-attention to the tokens
+ * (`lnx`, `cross`) is no unit: layers.ts `block` has no harmonizer for it,
+ * so it always runs, and the emulator ships it as it is, like the screen
+ * encoder (stem, reading heads, `read.block`), the score maps and the fine
+ * cross-attention, none of which is a transformer sub-block. The tiny
+ * grounder (one text block, one region block) has four units, so two in
+ * the middle (`text.blocks.0.mlp`, `blocks.0.attn`), as the tiny planner.
  */
 import { harmonizerName } from '../models/layers';
+import type { GrounderConfig } from '../models/grounder';
 import type { PlannerConfig } from '../models/planner';
+
+/** The configs offsite tuning takes; `model` says which agent. */
+export type OffsiteModelConfig = PlannerConfig | GrounderConfig;
 
 export type UnitKind = 'attn' | 'mlp';
 
@@ -36,21 +51,19 @@ export interface Unit {
 
 const affine = (name: string) => [`${name}.w`, `${name}.b`];
 
-export function plannerUnits(cfg: PlannerConfig): Unit[] {
-  const out: Unit[] = [];
-  for (let layer = 0; layer < cfg.layers; layer++) {
-    const block = `blocks.${layer}`;
-    const projections = ['q', 'k', 'v', 'o'].map((m) => `${block}.attn.${m}.w`);
-    out.push({
+/** The two sub-block units of transformer block `block`, numbered from 2·`layer`. */
+function blockUnits(block: string, layer: number): Unit[] {
+  return [
+    {
       index: 2 * layer,
       layer,
       kind: 'attn',
       id: `${block}.attn`,
       params: [`${block}.ln1.g`, `${block}.ln1.b`, ...['q', 'k', 'v', 'o'].flatMap((m) => affine(`${block}.attn.${m}`))],
-      projections,
+      projections: ['q', 'k', 'v', 'o'].map((m) => `${block}.attn.${m}.w`),
       harmonizer: harmonizerName(block, 'attn'),
-    });
-    out.push({
+    },
+    {
       index: 2 * layer + 1,
       layer,
       kind: 'mlp',
@@ -58,9 +71,23 @@ export function plannerUnits(cfg: PlannerConfig): Unit[] {
       params: [`${block}.ln2.g`, `${block}.ln2.b`, ...affine(`${block}.mlp.fc`), ...affine(`${block}.mlp.proj`)],
       projections: [],
       harmonizer: harmonizerName(block, 'mlp'),
-    });
-  }
-  return out;
+    },
+  ];
+}
+
+export function plannerUnits(cfg: PlannerConfig): Unit[] {
+  return Array.from({ length: cfg.layers }, (_, layer) => blockUnits(`blocks.${layer}`, layer)).flat();
+}
+
+/** Text-encoder blocks first, then the cross-attending region blocks; `layer` counts through both. */
+export function grounderUnits(cfg: GrounderConfig): Unit[] {
+  const names = [...Array.from({ length: cfg.textLayers }, (_, i) => `text.blocks.${i}`), ...Array.from({ length: cfg.layers }, (_, i) => `blocks.${i}`)];
+  return names.flatMap((name, layer) => blockUnits(name, layer));
+}
+
+/** The units of either agent, by its config's `model`. */
+export function modelUnits(cfg: OffsiteModelConfig): Unit[] {
+  return cfg.model === 'grounder' ? grounderUnits(cfg) : plannerUnits(cfg);
 }
 
 /** The sandwich: the first and last units are the adapters; the middle is what an emulator compresses. */
