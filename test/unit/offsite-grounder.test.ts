@@ -173,7 +173,7 @@ describe('the data owner\'s tuning entry, grounder', () => {
     expect(tuned.params['text.blocks.0.attn.q.w']).not.toBe(full['text.blocks.0.attn.q.w']);
     expect(Math.abs((await lossOf(tuned.params)) - (await lossOf(full)))).toBeGreaterThan(1e-5);
     tuned.dispose();
-  });
+  }, 300_000); // 10–20 s alone; over 120 s with four jobs on two cores
 
   it('with LoRA: factors only on the units E carries, none on the replaced unit or outside any unit', async () => {
     const b = middle()[1].index; // blocks.0.attn, replaced
