@@ -89,6 +89,7 @@ export function createEngine(backends: Backends): EngineApi {
     pretrainResult: async () => pretrain.result(),
     pretrainCheckpoints: async () => pretrain.checkpoints(),
     groundScreen: (req) => inspect.groundScreen(req),
+    groundImage: (req) => inspect.groundImage(req),
     playStep: (req) => inspect.playStep(req),
     runBench: (options) => bench.run(options),
     benchProgress: async () => bench.progress(),

@@ -15,7 +15,8 @@ import { canvasFromRgba } from '../src/models/canvas';
 import type { Store } from '../src/store/store';
 import { defaultTokenizer } from '../src/text/vocab';
 import { SCREEN_SIZE, type Screen } from '../src/world/types';
-import type { DeviceInfo, GroundScreenAnswer, GroundScreenRequest, PlayStepAnswer, PlayStepRequest, ScreenPixels } from './api';
+import { groundImage } from '../src/ownScreen/groundImage';
+import type { DeviceInfo, GroundImageAnswer, GroundImageRequest, GroundScreenAnswer, GroundScreenRequest, PlayStepAnswer, PlayStepRequest, ScreenPixels } from './api';
 import { createModelCache } from './inspectModels';
 import { shippedBaseLoader } from './baseModels';
 import type { BaseLoader } from '../src/coevo/phases/context';
@@ -64,6 +65,19 @@ export function createInspectHost(deps: InspectDeps) {
         // Seeded by what is asked, so the same question shows the same samples.
         const rng = new Random((req.seed ?? 1) ^ hashString(instruction));
         const result = await groundOnce(grounder.params, grounder.cfg, tok, { image, platform, instruction }, { samples, rng, box: req.box });
+        return { ...result, model: grounder.about };
+      } finally {
+        grounder.release();
+      }
+    },
+
+    async groundImage(req: GroundImageRequest): Promise<GroundImageAnswer> {
+      needDevice();
+      const instruction = req.instruction.trim();
+      if (instruction === '') throw new Error('Type an instruction for the grounder, e.g. "click the Send button".');
+      const grounder = await models.get('grounder', req);
+      try {
+        const result = await groundImage(grounder.params, grounder.cfg, tok, { image: req.image, instruction, scale: req.scale });
         return { ...result, model: grounder.about };
       } finally {
         grounder.release();

@@ -9,6 +9,7 @@ import { deviceLabel } from '../../workers/deviceLabel';
 import type { PretrainCheckpointFile, PretrainOptions, PretrainResult, PretrainStatus } from '../pretrain/baseTypes';
 import { startBenchProbe } from './benchProbe';
 import type { BenchOptions, BenchProgress, MainThreadBench, WorkerBench } from '../bench/types';
+import type { GroundImageAnswer, GroundImageRequest } from '../../workers/api';
 import type { CoevoControl, CoevoProgress, CoevoReport, CoevoStartOptions, RunRecord, StepCheckOptions, StepCheckResult } from '../../workers/api';
 
 export interface CoevoAutomation {
@@ -33,6 +34,8 @@ export interface CoevoAutomation {
   /** Runs the performance benchmark in the worker while watching this page's main thread. */
   bench(options: BenchOptions): Promise<{ worker: WorkerBench; mainThread: MainThreadBench }>;
   benchProgress(): Promise<BenchProgress>;
+  /** The Playground's own-screenshot grounding (tests measure and calibrate it without the UI). */
+  groundImage(req: GroundImageRequest): Promise<GroundImageAnswer>;
 }
 
 declare global {
@@ -71,5 +74,9 @@ export function installAutomation(): void {
       }
     },
     benchProgress: () => engine.benchProgress(),
+    async groundImage(req) {
+      await deviceReady;
+      return engine.groundImage(req);
+    },
   };
 }
