@@ -92,6 +92,8 @@ export type GroundScreenAnswer = GroundOnceResult & { model: InspectModel };
 /** A person's screenshot at its own size (decoded RGBA) and an instruction: grounded tile by tile at the chosen scale (src/ownScreen). */
 export interface GroundImageRequest extends ModelChoice {
   image: { rgba: Uint8Array; width: number; height: number };
+  /** The file's own size, when the image was shrunk on reading. */
+  original?: { width: number; height: number };
   instruction: string;
   scale: ScaleChoice;
 }

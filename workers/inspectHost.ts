@@ -16,6 +16,7 @@ import type { Store } from '../src/store/store';
 import { defaultTokenizer } from '../src/text/vocab';
 import { SCREEN_SIZE, type Screen } from '../src/world/types';
 import { groundImage } from '../src/ownScreen/groundImage';
+import { FeatureCache } from '../src/ownScreen/featureCache';
 import type { DeviceInfo, GroundImageAnswer, GroundImageRequest, GroundScreenAnswer, GroundScreenRequest, PlayStepAnswer, PlayStepRequest, ScreenPixels } from './api';
 import { createModelCache } from './inspectModels';
 import { shippedBaseLoader } from './baseModels';
@@ -46,9 +47,27 @@ async function imageOf(screen: Screen | ScreenPixels, paint: () => Promise<Paint
 export function createInspectHost(deps: InspectDeps) {
   const models = createModelCache(deps.store, 4, deps.base ?? shippedBaseLoader());
   const tok = defaultTokenizer();
+  const tileFeatures = new FeatureCache();
+  // One screenshot grounding at a time: a newer screenshot frees the kept encodings an earlier request may still be reading.
+  let imageQueue: Promise<unknown> = Promise.resolve();
 
   function needDevice(): void {
     if (!deps.device()) throw new Error('Choose a backend (useBackend) before asking the models.');
+  }
+
+  async function groundImageNow(req: GroundImageRequest): Promise<GroundImageAnswer> {
+    needDevice();
+    const instruction = req.instruction.trim();
+    if (instruction === '') throw new Error('Type an instruction for the grounder, e.g. "click the Send button".');
+    const grounder = await models.get('grounder', req);
+    try {
+      // The model's name says which run and iteration (or base) it is: encodings of another model are not reused.
+      const model = `${req.runId ?? 'none'}/${req.preset}/${grounder.about.label}`;
+      const result = await groundImage(grounder.params, grounder.cfg, tok, { image: req.image, original: req.original, instruction, scale: req.scale }, { features: tileFeatures, model });
+      return { ...result, model: grounder.about };
+    } finally {
+      grounder.release();
+    }
   }
 
   return {
@@ -71,20 +90,14 @@ export function createInspectHost(deps: InspectDeps) {
       }
     },
 
-    async groundImage(req: GroundImageRequest): Promise<GroundImageAnswer> {
-      needDevice();
-      const instruction = req.instruction.trim();
-      if (instruction === '') throw new Error('Type an instruction for the grounder, e.g. "click the Send button".');
-      const grounder = await models.get('grounder', req);
-      try {
-        const result = await groundImage(grounder.params, grounder.cfg, tok, { image: req.image, instruction, scale: req.scale });
-        return { ...result, model: grounder.about };
-      } finally {
-        grounder.release();
-      }
+    groundImage(req: GroundImageRequest): Promise<GroundImageAnswer> {
+      const run = imageQueue.then(() => groundImageNow(req));
+      imageQueue = run.catch(() => undefined);
+      return run;
     },
 
-    async playStep(req: PlayStepRequest): Promise<PlayStepAnswer> {
+    async playStep(req: PlayStepRequest)
+: Promise<PlayStepAnswer> {
       needDevice();
       const choice = { ...req.model, which: 'current' as const };
       const grounder = await models.get('grounder', choice);

@@ -10,11 +10,15 @@
  * tile's own softmax is not: a tile showing nothing alike can still put
  * most of its mass on its least-bad cell.
  *
- * How sure: the winning tile's heat-map mass within one cell of the point
- * (a 3×3 block: a button covers several cells, and the grounder spreads its
- * mass over them), over all of the tile's screen cells, blank ones too. A
- * near-empty or 1×1 image leaves the map flat and this mass small; see
- * CONFIDENT_MASS for how the threshold was chosen.
+ * How sure: by how much the winning logit beats the best logit the same
+ * grounder gives the same instruction on a blank white screen (one more
+ * tile in the batch). A logit alone drifts with the model and the
+ * instruction; the blank screen is the baseline of both, so a near-empty or
+ * 1×1 image scores about 0 and an image with something like the target on
+ * it scores well above. The heat-map mass near the point is no measure of
+ * this: the grounder's map on a blank screen is as peaked as on a real one
+ * (its position prior), 0.21 of the mass in one 3×3 block. See
+ * CONFIDENT_MARGIN for how the threshold was chosen.
  */
 import { CELL, GRID_CELLS, GRID_COLS, validCells } from '../models/canvas';
 import { cellShowsImage, type Tile, type TilePlan } from './tiles';
@@ -36,17 +40,18 @@ export interface TileChoice {
   score: number;
   /** The tile's softmax mass of this cell alone. */
   prob: number;
-  /** The tile's softmax mass within one cell of it: the confidence. */
+  /** The tile's softmax mass within one cell of it (how focused the map is there; not the confidence, see above). */
   mass: number;
 }
 
 /**
- * The confidence below which the answer is "nothing confident". Chosen from
- * the tiny base grounder's masses measured in the browser (WASM): see
- * docs/own-screenshot.md for the figures, blank, noise and 1×1 images
- * against world screens and the 5-button fixture page.
+ * The margin over a blank screen (in logits) below which the answer is
+ * "nothing confident". Chosen from the tiny base grounder's margins
+ * measured in the browser (WASM): see docs/own-screenshot.md for the
+ * figures, blank, noise and 1×1 images against world screens and the
+ * 5-button fixture page.
  */
-export const CONFIDENT_MASS = 0.2;
+export const CONFIDENT_MARGIN = 5;
 
 /** Softmax of one tile's logits over its screen cells (0 on the canvas padding). */
 export function softmaxOver(logits: Float32Array, valid: Float32Array): Float64Array {
@@ -89,15 +94,28 @@ export interface Combined {
   best: TileChoice;
   /** Every tile's best cell, in tile order (null for a tile that shows none of the image). */
   perTile: (TileChoice | null)[];
+  /** The best logit on a blank screen, and by how much the winner beats it. */
+  baseline: number;
+  margin: number;
   confident: boolean;
 }
 
-/** The winning cell over all tiles (highest logit), with every tile's own best. */
-export function combineTiles(plan: Pick<TilePlan, 'platform' | 'width' | 'height' | 'tiles'>, scores: readonly TileScores[], threshold = CONFIDENT_MASS): Combined {
+/** The best logit over a screen's cells: the baseline, when the screen is blank. */
+export function maxLogit(platform: TilePlan['platform'], s: TileScores): number {
+  const valid = validCells(platform);
+  let max = -Infinity;
+  for (let i = 0; i < GRID_CELLS; i++) if (valid[i] > 0) max = Math.max(max, s.logits[i]);
+  return max;
+}
+
+/** The winning cell over all tiles (highest logit), with every tile's own best; `blank` is the same instruction on a blank screen. */
+export function combineTiles(plan: Pick<TilePlan, 'platform' | 'width' | 'height' | 'tiles'>, scores: readonly TileScores[], blank: TileScores, threshold = CONFIDENT_MARGIN): Combined {
   if (scores.length !== plan.tiles.length) throw new Error(`combineTiles: ${scores.length} score sets for ${plan.tiles.length} tiles.`);
   const perTile = plan.tiles.map((t, i) => bestInTile(plan, t, scores[i]));
   let best: TileChoice | null = null;
   for (const c of perTile) if (c && (!best || c.score > best.score)) best = c;
   if (!best) throw new Error('combineTiles: no tile shows the image (the plan is inconsistent).');
-  return { best, perTile, confident: best.mass >= threshold };
+  const baseline = maxLogit(plan.platform, blank);
+  const margin = best.score - baseline;
+  return { best, perTile, baseline, margin, confident: margin >= threshold };
 }

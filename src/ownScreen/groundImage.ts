@@ -7,13 +7,14 @@
  */
 import * as tf from '../models/tf';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, CELL, GRID_CELLS, IMAGE_FLOATS, canvasFromRgba, validCells } from '../models/canvas';
-import { grounderForward, type GrounderConfig } from '../models/grounder';
+import { encodeScreens, groundOnScreens, type GrounderConfig, type ScreenFeatures } from '../models/grounder';
 import { encodeInstructions, instructionTensors } from '../models/instructionBatch';
 import type { ParamMap } from '../models/params';
 import type { Tokenizer } from '../text/tokenizer';
 import type { GroundOnceResult } from '../learn/groundOnce';
 import { screenHeatmap } from '../learn/grounderSft';
-import { combineTiles, CONFIDENT_MASS, softmaxOver, type TileScores } from './combine';
+import { FeatureCache, pixelKey } from './featureCache';
+import { combineTiles, CONFIDENT_MARGIN, softmaxOver, type TileScores } from './combine';
 import { cutTile, flattenOnWhite, resizeRgba, type RgbaImage } from './pixels';
 import { planTiles, tileInImage, toImagePoint, type ScaleChoice, type TilePlan } from './tiles';
 
@@ -34,7 +35,7 @@ export interface ImageCandidate {
   y: number;
   /** The grounder's logit there (what picks the winner across tiles). */
   score: number;
-  /** The tile's heat-map mass within one cell of it (the confidence). */
+  /** The tile's heat-map mass within one cell of it. */
   mass: number;
 }
 
@@ -46,8 +47,10 @@ export interface GroundImageResult {
   /** The point in the screenshot's px (the best guess even when not confident). */
   point: { x: number; y: number };
   tile: number;
+  /** By how much the winning logit beats the best one on a blank screen (combine.ts): about 0 for an empty image. */
   confidence: number;
   confident: boolean;
+  /** The confidence from which an answer counts as confident (CONFIDENT_MARGIN). */
   threshold: number;
   /** Every tile's best candidate (null where a tile shows none of the image). */
   candidates: (ImageCandidate | null)[];
@@ -61,25 +64,45 @@ export interface GroundImageInput {
   image: RgbaImage;
   instruction: string;
   scale: ScaleChoice;
+  /** The file's own size when `image` was shrunk on reading (a huge image): points and the scale are given in its px. */
+  original?: { width: number; height: number };
 }
 
-async function scoreTiles(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer, plan: TilePlan, screens: RgbaImage[], instruction: string): Promise<TileScores[]> {
+/** Where the tiles' encodings are kept between instructions, and the name of the model they are of. */
+export interface GroundImageCache {
+  features: FeatureCache;
+  model: string;
+}
+
+/** The tiles' encodings, one entry per batch of TILE_BATCH screens (kept: the caller disposes them). */
+function encodeTiles(params: ParamMap, cfg: GrounderConfig, plan: TilePlan, screens: RgbaImage[]): ScreenFeatures[] {
   const valid = validCells(plan.platform);
-  const out: TileScores[] = [];
+  const out: ScreenFeatures[] = [];
   for (let at = 0; at < screens.length; at += TILE_BATCH) {
     const batch = screens.slice(at, at + TILE_BATCH);
     const n = batch.length;
     const images = new Float32Array(n * IMAGE_FLOATS);
     batch.forEach((s, i) => images.set(canvasFromRgba(s.rgba, s.width, s.height), i * IMAGE_FLOATS));
-    const validRows = new Float32Array(n * GRID_CELLS);
-    for (let i = 0; i < n; i++) validRows.set(valid, i * GRID_CELLS);
+    out.push(tf.tidy(() => encodeScreens(params, cfg, tf.tensor4d(images, [n, CANVAS_HEIGHT, CANVAS_WIDTH, 3], 'float32'), validRows(valid, n))));
+  }
+  return out;
+}
+
+function validRows(valid: Float32Array, n: number): tf.Tensor2D {
+  const rows = new Float32Array(n * GRID_CELLS);
+  for (let i = 0; i < n; i++) rows.set(valid, i * GRID_CELLS);
+  return tf.tensor2d(rows, [n, GRID_CELLS], 'float32');
+}
+
+/** The instruction over every encoded tile: logits and offsets per tile, read back. */
+async function scoreTiles(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer, plan: TilePlan, batches: ScreenFeatures[], instruction: string): Promise<TileScores[]> {
+  const valid = validCells(plan.platform);
+  const out: TileScores[] = [];
+  for (const features of batches) {
+    const n = features.cells.shape[0];
     const text = encodeInstructions(tok, cfg, [instruction], n);
     const o = tf.tidy(() => {
-      const r = grounderForward(params, cfg, {
-        images: tf.tensor4d(images, [n, CANVAS_HEIGHT, CANVAS_WIDTH, 3], 'float32'),
-        ...instructionTensors(text, cfg),
-        valid: tf.tensor2d(validRows, [n, GRID_CELLS], 'float32'),
-      });
+      const r = groundOnScreens(params, cfg, features, 1, { ...instructionTensors(text, cfg), valid: validRows(valid, n) });
       return { logits: r.logits, offsets: r.offsets };
     });
     try {
@@ -92,30 +115,47 @@ async function scoreTiles(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer,
   return out;
 }
 
-export async function groundImage(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer, input: GroundImageInput, now: () => number = () => performance.now()): Promise<GroundImageResult> {
+/** Without `cache` the tiles' encodings are freed at once; with it they are kept for the next instruction on the same screenshot, scale and model. */
+export async function groundImage(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer, input: GroundImageInput, cache?: GroundImageCache, now: () => number = () => performance.now()): Promise<GroundImageResult> {
   const t0 = now();
   const src = input.image;
   if (src.rgba.length !== src.width * src.height * 4) throw new Error(`The screenshot has ${src.rgba.length} bytes; ${src.width}×${src.height} RGBA needs ${src.width * src.height * 4}.`);
-  const plan = planTiles(src.width, src.height, input.scale);
+  const source = input.original ?? { width: src.width, height: src.height };
+  const read = src.width / source.width;
+  // Text of textPx in the file is textPx·read in the pixels read.
+  const plan = planTiles(src.width, src.height, input.scale.kind === 'text' ? { kind: 'text', textPx: input.scale.textPx * read } : input.scale);
   const scaled = resizeRgba(flattenOnWhite(src), plan.width, plan.height);
   const screens = plan.tiles.map((t) => cutTile(scaled, plan, t));
-  const scores = await scoreTiles(params, cfg, tok, plan, screens, input.instruction);
-  const combined = combineTiles(plan, scores);
+  // One more screen, blank: the baseline of the confidence.
+  const blank = cutTile({ rgba: new Uint8Array(0), width: 0, height: 0 }, plan, { x: 0, y: 0 });
+  const key = `${cache?.model}|${pixelKey(src.rgba, src.width, src.height)}|${plan.platform}|${plan.width}x${plan.height}`;
+  let batches = cache?.features.get(key) ?? null;
+  if (!batches) {
+    batches = encodeTiles(params, cfg, plan, [...screens, blank]);
+    cache?.features.set(key, batches);
+  }
+  let scores: TileScores[];
+  try {
+    scores = await scoreTiles(params, cfg, tok, plan, batches, input.instruction);
+  } finally {
+    if (!cache) tf.dispose(batches);
+  }
+  const combined = combineTiles(plan, scores.slice(0, screens.length), scores[screens.length]);
   const best = combined.best;
-  const source = { width: src.width, height: src.height };
   const winner = plan.tiles[best.tile];
   const probs = softmaxOver(scores[best.tile].logits, validCells(plan.platform));
   const { map, cols, rows } = screenHeatmap(probs, 0, plan.platform);
   const { tiles, ...planInfo } = plan;
   return {
     source,
-    plan: planInfo,
+    // The scale from the file's own px.
+    plan: { ...planInfo, scale: planInfo.width / source.width },
     tiles: tiles.map((t) => tileInImage(plan, t, source)),
     point: toImagePoint(plan, winner, best.x, best.y, source),
     tile: best.tile,
-    confidence: best.mass,
+    confidence: combined.margin,
     confident: combined.confident,
-    threshold: CONFIDENT_MASS,
+    threshold: CONFIDENT_MARGIN,
     candidates: combined.perTile.map((c) => (c ? { tile: c.tile, ...toImagePoint(plan, plan.tiles[c.tile], c.x, c.y, source), score: c.score, mass: c.mass } : null)),
     tileScreen: screens[best.tile],
     tileAnswer: {

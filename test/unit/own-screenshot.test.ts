@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { describeNonImage, sniffImageFormat } from '../../src/ownScreen/sniff';
 import { MAX_TILES, TILE_OVERLAP, WORLD_TEXT_PX, planTiles, tileInImage, tileStarts, toImagePoint } from '../../src/ownScreen/tiles';
 import { cutTile, flattenOnWhite, resizeRgba } from '../../src/ownScreen/pixels';
-import { CONFIDENT_MASS, bestInTile, combineTiles, type TileScores } from '../../src/ownScreen/combine';
+import { CONFIDENT_MARGIN, bestInTile, combineTiles, type TileScores } from '../../src/ownScreen/combine';
 import { CELL, GRID_CELLS, GRID_COLS, validCells } from '../../src/models/canvas';
 
 const bytes = (...parts: (number[] | string)[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
@@ -139,21 +139,23 @@ describe('combining tiles', () => {
   const plan = { ...planTiles(400, 128, { kind: 'text', textPx: 8 }), tiles: [0, 200].map((x, i) => ({ index: i, row: 0, col: i, x, y: 0 })) };
   const flat = (): TileScores => ({ logits: new Float32Array(GRID_CELLS).map((_, i) => (validCells('web')[i] ? 0 : -1e9)), offsets: new Float32Array(GRID_CELLS * 2).fill(0.5) });
 
-  it('the highest logit over all tiles wins, in image px; a flat map is not confident', () => {
+  it('the highest logit over all tiles wins, in image px; confidence is the margin over a blank screen', () => {
     const a = flat();
     const b = flat();
     a.logits[2 * GRID_COLS + 3] = 6;
     b.logits[5 * GRID_COLS + 10] = 9;
-    const c = combineTiles(plan, [a, b]);
+    const c = combineTiles(plan, [a, b], flat());
     expect(c.best.tile).toBe(1);
     expect([c.best.x, c.best.y]).toEqual([10.5 * CELL, 5.5 * CELL]);
     expect(toImagePoint(plan, plan.tiles[1], c.best.x, c.best.y, { width: 400, height: 128 })).toEqual({ x: 284, y: 44 });
-    expect(c.confident).toBe(true);
+    expect(c.margin).toBe(9);
+    expect(c.confident).toBe(9 >= CONFIDENT_MARGIN);
     expect(c.perTile[0]?.score).toBe(6);
-    const none = combineTiles(plan, [flat(), flat()]);
+    // An image the grounder likes no more than a blank screen: margin 0, not confident.
+    const none = combineTiles(plan, [flat(), flat()], flat());
+    expect(none.margin).toBe(0);
     expect(none.confident).toBe(false);
     expect(none.best.mass).toBeLessThanOrEqual(9 / 400 + 1e-9);
-    expect(CONFIDENT_MASS).toBeGreaterThan(9 / 400);
   });
 
   it('cells on the white margin around a small image cannot win', () => {
