@@ -47,7 +47,7 @@ export interface TileChoice {
 /**
  * The margin over a blank screen (in logits) below which the answer is
  * "nothing confident". Chosen from the tiny base grounder's margins
- * measured in the browser (WASM): see docs/own-screenshot.md for the
+ * measured in the browser (WASM): see docs/screenshot.md for the
  * figures, blank, noise and 1×1 images against world screens and the
  * 5-button fixture page.
  */

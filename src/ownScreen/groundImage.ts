@@ -13,6 +13,7 @@ import type { ParamMap } from '../models/params';
 import type { Tokenizer } from '../text/tokenizer';
 import type { GroundOnceResult } from '../learn/groundOnce';
 import { screenHeatmap } from '../learn/grounderSft';
+import { readLoosely } from '../text/looseInstruction';
 import { FeatureCache, pixelKey } from './featureCache';
 import { combineTiles, CONFIDENT_MARGIN, softmaxOver, type TileScores } from './combine';
 import { cutTile, flattenOnWhite, resizeRgba, type RgbaImage } from './pixels';
@@ -37,9 +38,13 @@ export interface ImageCandidate {
   score: number;
   /** The tile's heat-map mass within one cell of it. */
   mass: number;
+  /** log of the tile's softmax at its cell: the score within the tile alone. */
+  logProb: number;
 }
 
 export interface GroundImageResult {
+  /** The instruction as the grounder read it: as typed, or with its target text quoted (text/looseInstruction.ts). */
+  instruction: string;
   source: { width: number; height: number };
   plan: Omit<TilePlan, 'tiles'>;
   /** Every tile's rectangle in the screenshot's px, in tile order. */
@@ -120,6 +125,7 @@ export async function groundImage(params: ParamMap, cfg: GrounderConfig, tok: To
   const t0 = now();
   const src = input.image;
   if (src.rgba.length !== src.width * src.height * 4) throw new Error(`The screenshot has ${src.rgba.length} bytes; ${src.width}×${src.height} RGBA needs ${src.width * src.height * 4}.`);
+  const instruction = readLoosely(input.instruction);
   const source = input.original ?? { width: src.width, height: src.height };
   const read = src.width / source.width;
   // Text of textPx in the file is textPx·read in the pixels read.
@@ -136,7 +142,7 @@ export async function groundImage(params: ParamMap, cfg: GrounderConfig, tok: To
   }
   let scores: TileScores[];
   try {
-    scores = await scoreTiles(params, cfg, tok, plan, batches, input.instruction);
+    scores = await scoreTiles(params, cfg, tok, plan, batches, instruction);
   } finally {
     if (!cache) tf.dispose(batches);
   }
@@ -147,6 +153,7 @@ export async function groundImage(params: ParamMap, cfg: GrounderConfig, tok: To
   const { map, cols, rows } = screenHeatmap(probs, 0, plan.platform);
   const { tiles, ...planInfo } = plan;
   return {
+    instruction,
     source,
     // The scale from the file's own px.
     plan: { ...planInfo, scale: planInfo.width / source.width },
@@ -156,7 +163,7 @@ export async function groundImage(params: ParamMap, cfg: GrounderConfig, tok: To
     confidence: combined.margin,
     confident: combined.confident,
     threshold: CONFIDENT_MARGIN,
-    candidates: combined.perTile.map((c) => (c ? { tile: c.tile, ...toImagePoint(plan, plan.tiles[c.tile], c.x, c.y, source), score: c.score, mass: c.mass } : null)),
+    candidates: combined.perTile.map((c) => (c ? { tile: c.tile, ...toImagePoint(plan, plan.tiles[c.tile], c.x, c.y, source), score: c.score, mass: c.mass, logProb: Math.log(c.prob) } : null)),
     tileScreen: screens[best.tile],
     tileAnswer: {
       heat: map,

@@ -12,7 +12,7 @@ import type { Box, Platform, Screen } from '../../src/world/types';
  * with their true next step's text-style instruction, at scale 1 (one
  * tile, exactly the screen the grounder knows), split into hits and misses,
  * and (2) images with nothing to click: blank, 1×1, noise, a flat colour,
- * a gradient. docs/own-screenshot.md records the figures and the threshold
+ * a gradient. docs/screenshot.md records the figures and the threshold
  * chosen from them.
  */
 
@@ -76,6 +76,45 @@ test('calibrate the confidence margin', async ({ page, context }) => {
     margins[hit ? 'hit' : 'miss'].push(a.margin);
     console.log(`${s.screen.platform} ${s.screen.appId} “${s.instruction}”: ${hit ? 'hit' : 'miss'} margin ${a.margin.toFixed(2)} (${a.tiles} tile)`);
   }
+
+  // Combining tiles, on images the world drew: 2×2 mosaics of world screens (400×256) at scale 1, the
+  // instruction about one of them, so the grounder sees 9 overlapping tiles with the target wholly in
+  // some and cut in others. Which rule picks the tile with the target: the highest logit, or the highest
+  // log-probability within its own tile?
+  const rules = { logit: 0, logProb: 0, someTile: 0, n: 0 };
+  for (let i = 0; i < list.length; i++) {
+    if (list[i].screen.platform !== 'web') continue;
+    const others = [1, 2, 3].map((k) => (i + k * 7) % list.length).filter((j) => list[j].screen.platform === 'web');
+    if (others.length < 3) continue;
+    const slot = i % 4;
+    const order = [...others];
+    order.splice(slot, 0, i);
+    const r = await page.evaluate(
+      async ({ pngs, instruction }) => {
+        const W = 400, H = 256;
+        const c = new OffscreenCanvas(W, H);
+        const ctx = c.getContext('2d')!;
+        for (let k = 0; k < 4; k++) {
+          const bm = await createImageBitmap(new Blob([Uint8Array.from(atob(pngs[k]), (ch) => ch.charCodeAt(0))], { type: 'image/png' }));
+          ctx.drawImage(bm, (k % 2) * 200, Math.floor(k / 2) * 128);
+        }
+        const image = { rgba: new Uint8Array(ctx.getImageData(0, 0, W, H).data.buffer), width: W, height: H };
+        const a = await window.coevo!.groundImage({ runId: null, iteration: 'latest', which: 'current', preset: 'tiny', image, instruction, scale: { kind: 'text', textPx: 8 } });
+        return a.candidates;
+      },
+      { pngs: order.map((j) => pngs[j].png), instruction: list[i].instruction },
+    );
+    const dx = (slot % 2) * 200, dy = Math.floor(slot / 2) * 128;
+    const b = list[i].box;
+    const inBox = (p: { x: number; y: number }) => p.x >= b.x + dx && p.x <= b.x + dx + b.w && p.y >= b.y + dy && p.y <= b.y + dy + b.h;
+    const cs = r.filter((c) => c !== null);
+    const by = (k: 'score' | 'logProb') => cs.reduce((a, c) => (c[k] > a[k] ? c : a));
+    rules.n++;
+    if (inBox(by('score'))) rules.logit++;
+    if (inBox(by('logProb'))) rules.logProb++;
+    if (cs.some(inBox)) rules.someTile++;
+  }
+  console.log(`mosaics of 4 world screens, 9 tiles each: of ${rules.n}, the highest logit picks the target ${rules.logit}, the highest in-tile log-probability ${rules.logProb}; some tile's own best is on it ${rules.someTile}`);
 
   const empties = await page.evaluate(async () => {
     const make = (w: number, h: number, fill: (x: number, y: number) => [number, number, number]) => {

@@ -169,3 +169,19 @@ describe('combining tiles', () => {
     expect(best!.mass).toBeLessThan(0.01);
   });
 });
+
+describe('reading an instruction as people type it', () => {
+  it('quotes the target text so the grammar, and the grounder, read it', async () => {
+    const { readLoosely } = await import('../../src/text/looseInstruction');
+    const { parseInstruction } = await import('../../src/text/grammar');
+    expect(readLoosely('click the Cancel button')).toBe('click the "Cancel" button');
+    expect(readLoosely('Tap the Sign in link.')).toBe('tap the "Sign in" link');
+    expect(readLoosely('click Settings')).toBe('click "Settings"');
+    expect(readLoosely('press the “Help” button')).toBe('press the "Help" button');
+    // What already parses is kept as written; what cannot be read stays as it was.
+    expect(readLoosely('click the element that says "Save"')).toBe('click the element that says "Save"');
+    expect(readLoosely('tap the search icon')).toBe('tap the search icon');
+    expect(readLoosely('do something nice')).toBe('do something nice');
+    for (const s of ['click the Cancel button', 'click Settings']) expect(parseInstruction(readLoosely(s))?.ref).toMatchObject({ style: 'text' });
+  });
+});
