@@ -90,6 +90,7 @@ export function createEngine(backends: Backends): EngineApi {
     pretrainCheckpoints: async () => pretrain.checkpoints(),
     groundScreen: (req) => inspect.groundScreen(req),
     playStep: (req) => inspect.playStep(req),
+    evaluateRealScreens: (req) => inspect.evaluateRealScreens(req),
     runBench: (options) => bench.run(options),
     benchProgress: async () => bench.progress(),
 

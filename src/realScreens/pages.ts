@@ -9,13 +9,19 @@
  */
 import { hashString, Random } from '../learn/random';
 import { printInstruction, phrasingCount, roundTrips } from '../text/grammar';
-import { TEST_SEED_BASE } from '../world/suites';
 import { SCREEN_SIZE, type Instruction } from '../world/types';
 import { LOOK_SPECS, lookCss } from './looks';
 import { Markup } from './markup';
 import type { Plan } from './patterns/common';
 import { PATTERN_FNS } from './patterns';
 import { LOOKS, PATTERNS, type RealInstruction, type RealPage, type RealSplit } from './types';
+
+/**
+ * The world's TEST_SEED_BASE (suites.ts), repeated rather than imported so
+ * the page can load this module without the whole world; a unit test keeps
+ * them equal.
+ */
+export const TEST_SEED_BASE = 1_000_000;
 
 /** Pages in the held-out suite every evaluation runs: each pattern × look twice. */
 export const SUITE_PAGES = 2 * PATTERNS.length * LOOKS.length;

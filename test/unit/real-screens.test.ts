@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { realPage, realPages, realScreenSuite, splitOfSeed, SUITE_PAGES } from '../../src/realScreens/pages';
+import { realPage, realPages, realScreenSuite, splitOfSeed, SUITE_PAGES, TEST_SEED_BASE as REAL_BASE } from '../../src/realScreens/pages';
 import { LAYOUT_FREE_STYLES, chanceOf, screenOfPage } from '../../src/realScreens/screen';
 import { figuresTable, realScreenFigures, type RealGrounding } from '../../src/realScreens/score';
 import { LOOKS, PATTERNS } from '../../src/realScreens/types';
@@ -31,6 +31,7 @@ describe('real-screen fixture pages', () => {
   it('held-out and training pages are disjoint by the world rule (seeds ≥ TEST_SEED_BASE are held out)', () => {
     expect(suite.every((p) => p.split === 'held-out' && p.seed >= TEST_SEED_BASE)).toBe(true);
     expect(train.every((p) => p.split === 'train' && p.seed < TEST_SEED_BASE)).toBe(true);
+    expect(REAL_BASE).toBe(TEST_SEED_BASE);
     expect(splitOfSeed(TEST_SEED_BASE - 1)).toBe('train');
     const ids = new Set(suite.map((p) => p.id));
     expect(train.some((p) => ids.has(p.id))).toBe(false);
