@@ -7,8 +7,8 @@
  */
 import { insideBox } from '../learn/rewards';
 import { wilson, type Interval } from '../learn/stats';
-import type { RefStyle } from '../world/types';
-import type { Look, Pattern, RealBox } from './types';
+import { REF_STYLES, type RefStyle } from '../world/types';
+import { LOOKS, type Look, type Pattern, type RealBox } from './types';
 
 /** One grounding of one instruction on one page. */
 export interface RealGrounding {
@@ -52,11 +52,13 @@ function figure(items: readonly RealGrounding[]): RealFigure {
   return { n, hits, accuracy: n ? hits / n : 0, interval: wilson(hits, n), chanceControls: mean((g) => g.chanceControls), chanceArea: mean((g) => g.chanceArea) };
 }
 
-function groupBy<K extends string>(items: readonly RealGrounding[], key: (g: RealGrounding) => K): Partial<Record<K, RealFigure>> {
-  const groups = new Map<K, RealGrounding[]>();
-  for (const g of items) groups.set(key(g), [...(groups.get(key(g)) ?? []), g]);
+/** Figures per key, in the order of `keys` (so tables and charts read the same every time). */
+function groupBy<K extends string>(items: readonly RealGrounding[], keys: readonly K[], key: (g: RealGrounding) => K): Partial<Record<K, RealFigure>> {
   const out: Partial<Record<K, RealFigure>> = {};
-  for (const [k, gs] of groups) out[k] = figure(gs);
+  for (const k of keys) {
+    const gs = items.filter((g) => key(g) === k);
+    if (gs.length > 0) out[k] = figure(gs);
+  }
   return out;
 }
 
@@ -64,8 +66,8 @@ export function realScreenFigures(items: readonly RealGrounding[]): RealScreenFi
   return {
     pages: new Set(items.map((g) => g.pageId)).size,
     overall: figure(items),
-    byStyle: groupBy(items, (g) => g.style),
-    byLook: groupBy(items, (g) => g.look),
+    byStyle: groupBy(items, REF_STYLES, (g) => g.style),
+    byLook: groupBy(items, LOOKS, (g) => g.look),
   };
 }
 

@@ -1,4 +1,6 @@
 import { test, expect } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { figuresChartSvg } from '../../src/realScreens/chart';
 import { openApp } from './ui-data-runs';
 import { watchErrors } from './page-errors';
 import { FILLS } from '../../src/realScreens/looks';
@@ -90,5 +92,12 @@ test('the shipped tiny base grounder on the held-out real pages: click-in-box pe
   for (const g of answer.groundings) expect(g.point.x >= 0 && g.point.x <= 200 && g.point.y >= 0 && g.point.y <= 128, JSON.stringify(g.point)).toBe(true);
   // The grounder answered the pages, not one fixed spot.
   expect(new Set(answer.groundings.map((g) => `${Math.round(g.point.x)},${Math.round(g.point.y)}`)).size).toBeGreaterThan(20);
-  console.log(`real-screen suite, ${answer.model.label}:\n${figuresTable(answer)}`);
+  const table = figuresTable(answer);
+  console.log(`real-screen suite, ${answer.model.label}:\n${table}`);
+  // The figures and their chart, for docs/real-screens.md.
+  mkdirSync('test-results/real-screens', { recursive: true });
+  const { groundings, ...figures } = answer;
+  writeFileSync('test-results/real-screens/figures.json', JSON.stringify({ figures, groundings }, null, 1));
+  writeFileSync('test-results/real-screens/figures.md', table + '\n');
+  writeFileSync('test-results/real-screens/chart.svg', figuresChartSvg(answer, 'Shipped tiny base grounder on the held-out real-screen suite'));
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { realPage, realPages, realScreenSuite, splitOfSeed, SUITE_PAGES, TEST_SEED_BASE as REAL_BASE } from '../../src/realScreens/pages';
 import { LAYOUT_FREE_STYLES, chanceOf, screenOfPage } from '../../src/realScreens/screen';
 import { figuresTable, realScreenFigures, type RealGrounding } from '../../src/realScreens/score';
+import { figuresChartSvg } from '../../src/realScreens/chart';
 import { LOOKS, PATTERNS } from '../../src/realScreens/types';
 import { parseInstruction, sameInstruction } from '../../src/text/grammar';
 import { ICON_WORDS } from '../../src/world/icons';
@@ -114,6 +115,10 @@ describe('real-screen figures', () => {
     expect(f.overall.interval.high).toBeLessThan(1);
     expect(f.overall.chanceArea).toBeCloseTo(0.01);
     expect(figuresTable(f)).toContain('| text style | 2 | 1 | 50.0% |');
+    // One bar per style, per look and overall, each with its chance tick.
+    const svg = figuresChartSvg(f, 'test');
+    expect(svg.match(/stroke-dasharray/g)).toHaveLength(5);
+    expect(svg).toContain('n=2');
   });
 
   it('chance by controls counts the visible interactive elements the dialog leaves', () => {
