@@ -21,8 +21,8 @@ export function figuresChartSvg(f: RealScreenFigures, title: string): string {
     xs.push(x);
     x += barW + gap;
   });
-  const width = x + 10;
-  const height = top + plotH + 58;
+  const width = Math.max(x + 10, 420);
+  const height = top + plotH + 72;
   const y = (v: number) => top + plotH * (1 - v);
   const fills = ['#3f6fb5', '#6a9a4a', '#555555'];
   const parts: string[] = [
@@ -44,7 +44,8 @@ export function figuresChartSvg(f: RealScreenFigures, title: string): string {
     parts.push(`<text x="${mid}" y="${top + plotH + 14}" text-anchor="middle">${escapeXml(b.name)}</text>`);
     parts.push(`<text x="${mid}" y="${top + plotH + 27}" text-anchor="middle" fill="#666666">n=${b.g.n}</text>`);
   });
-  parts.push(`<text x="${left}" y="${height - 8}" fill="#666666">bars: click-in-box; whiskers: 95% Wilson; red dashes: chance (random control). Blue: instruction styles; green: looks.</text>`);
+  parts.push(`<text x="${left}" y="${height - 22}" fill="#666666">bars: click-in-box; whiskers: 95% Wilson interval;</text>`);
+  parts.push(`<text x="${left}" y="${height - 8}" fill="#666666">red dashes: chance (random control); blue: styles, green: looks</text>`);
   parts.push('</svg>');
   return parts.join('\n');
 }
