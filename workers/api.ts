@@ -122,6 +122,12 @@ export interface EngineApi {
   /** A few seeded training steps of one agent under one rule, with losses and tensor counts (for parity and leak checks). */
   runStepCheck(options: StepCheckOptions): Promise<StepCheckResult>;
 
+  /**
+   * Registers how the page draws the held-out real-screen suite (a worker has
+   * no DOM): every run's evaluations ask for it once and ground it
+   * (`real/...` metrics); without it they skip those metrics and say so.
+   */
+  provideRealScreens(render: () => Promise<RealScreenInput[]>): Promise<void>;
   /** Validates the config (a bad value rejects with the field named; nothing starts) and starts a co-evolution run. */
   startCoevo(options: CoevoStartOptions): Promise<{ runId: string }>;
   /** Drives a run; a stored run is resumed at its last committed phase (throws if another tab drives it). */
