@@ -9,13 +9,14 @@
  */
 import { agentStep } from '../src/coevo/agentStep';
 import { groundOnce, platformOfSize } from '../src/learn/groundOnce';
+import { evalRealScreens } from '../src/learn/evalRealScreens';
 import { hashString, Random } from '../src/learn/random';
 import type { Paint } from '../src/learn/stepCheck';
 import { canvasFromRgba } from '../src/models/canvas';
 import type { Store } from '../src/store/store';
 import { defaultTokenizer } from '../src/text/vocab';
 import { SCREEN_SIZE, type Screen } from '../src/world/types';
-import type { DeviceInfo, GroundScreenAnswer, GroundScreenRequest, PlayStepAnswer, PlayStepRequest, ScreenPixels } from './api';
+import type { DeviceInfo, GroundScreenAnswer, GroundScreenRequest, PlayStepAnswer, PlayStepRequest, RealScreensAnswer, RealScreensRequest, ScreenPixels } from './api';
 import { createModelCache } from './inspectModels';
 import { shippedBaseLoader } from './baseModels';
 import type { BaseLoader } from '../src/coevo/phases/context';
@@ -64,6 +65,17 @@ export function createInspectHost(deps: InspectDeps) {
         // Seeded by what is asked, so the same question shows the same samples.
         const rng = new Random((req.seed ?? 1) ^ hashString(instruction));
         const result = await groundOnce(grounder.params, grounder.cfg, tok, { image, platform, instruction }, { samples, rng, box: req.box });
+        return { ...result, model: grounder.about };
+      } finally {
+        grounder.release();
+      }
+    },
+
+    async evaluateRealScreens(req: RealScreensRequest): Promise<RealScreensAnswer> {
+      needDevice();
+      const grounder = await models.get('grounder', { ...req.model, which: 'current' });
+      try {
+        const result = await evalRealScreens(grounder.params, grounder.cfg, tok, req.screens);
         return { ...result, model: grounder.about };
       } finally {
         grounder.release();
