@@ -14,6 +14,8 @@ import type { AgentStepResult, TakenStep } from '../src/coevo/agentStep';
 import type { PresetName } from '../src/models/presets';
 import type { Box, Screen, Task } from '../src/world/types';
 import type { BenchOptions, BenchProgress, WorkerBench } from '../src/bench/types';
+import type { RealScreenEval } from '../src/learn/evalRealScreens';
+import type { RealScreenInput } from '../src/realScreens/suiteInput';
 import type { GroundImageResult } from '../src/ownScreen/groundImage';
 import type { ScaleChoice } from '../src/ownScreen/tiles';
 
@@ -113,7 +115,15 @@ export interface PlayStepRequest {
 
 export type PlayStepAnswer = AgentStepResult & { planner: InspectModel | null; grounder: InspectModel };
 
-export type { GroundOnceResult, AgentStepResult, TakenStep };
+/** The real-screen suite, rendered on the page (src/realScreens/rasterize.ts), for one grounder to ground. */
+export interface RealScreensRequest {
+  model: Omit<ModelChoice, 'which'>;
+  screens: RealScreenInput[];
+}
+
+export type RealScreensAnswer = RealScreenEval & { model: InspectModel };
+
+export type { GroundOnceResult, AgentStepResult, TakenStep, RealScreenInput };
 
 export interface EngineApi {
   probeWebGpu(): Promise<WebGpuProbe>;
@@ -126,6 +136,12 @@ export interface EngineApi {
   /** A few seeded training steps of one agent under one rule, with losses and tensor counts (for parity and leak checks). */
   runStepCheck(options: StepCheckOptions): Promise<StepCheckResult>;
 
+  /**
+   * Registers how the page draws the held-out real-screen suite (a worker has
+   * no DOM): every run's evaluations ask for it once and ground it
+   * (`real/...` metrics); without it they skip those metrics and say so.
+   */
+  provideRealScreens(render: () => Promise<RealScreenInput[]>): Promise<void>;
   /** Validates the config (a bad value rejects with the field named; nothing starts) and starts a co-evolution run. */
   startCoevo(options: CoevoStartOptions): Promise<{ runId: string }>;
   /** Drives a run; a stored run is resumed at its last committed phase (throws if another tab drives it). */
@@ -153,6 +169,8 @@ export interface EngineApi {
 
   /** A run's grounder (or an untrained one) on one screen: heat map, greedy and sampled points, rewards and the attention verdict against `box`. */
   groundScreen(req: GroundScreenRequest): Promise<GroundScreenAnswer>;
+  /** A run's grounder (or the shipped base one) on rendered real-screen fixture pages: every greedy point and click-in-box figures per instruction style and look. */
+  evaluateRealScreens(req: RealScreensRequest): Promise<RealScreensAnswer>;
   /** A run's grounder (or the base one) on a screenshot of any size: scaled, tiled, combined into one point in the screenshot's px. */
   groundImage(req: GroundImageRequest): Promise<GroundImageAnswer>;
   /** One step of the planner and grounder on a task after the steps taken: instruction, point, action, next screen. */

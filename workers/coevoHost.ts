@@ -11,7 +11,7 @@
  * when the driver's tab has gone (driverGone) so it can take the run over.
  */
 import type { Store } from '../src/store/store';
-import type { BaseLoader } from '../src/coevo/phases/context';
+import type { BaseLoader, RealScreenSource } from '../src/coevo/phases/context';
 import type { RunRecord } from '../src/store/schema';
 import type { Paint } from '../src/learn/stepCheck';
 import type { ScreenRenderer } from '../src/world/render/screenImage';
@@ -39,6 +39,8 @@ interface HostDeps {
   deviceFault?: () => string | null;
   /** Where base checkpoints come from (default: the app's shipped public/base/). */
   base?: BaseLoader;
+  /** The real-screen suite the page draws, for every evaluation of every run (absent: those metrics are skipped). */
+  realScreens?: RealScreenSource;
 }
 
 /** The config a start request asks for: the preset's defaults, then each `key=value`. */
@@ -113,7 +115,7 @@ export function createCoevoHost(deps: HostDeps) {
   }
 
   async function runnerDeps(): Promise<RunnerDeps> {
-    return { store: await deps.store(), paint: await deps.paint(), device: deviceOf(), deviceFault: deps.deviceFault, base };
+    return { store: await deps.store(), paint: await deps.paint(), device: deviceOf(), deviceFault: deps.deviceFault, base, realScreens: deps.realScreens };
   }
 
   /** Runs that failed here, and when: a lost GPU can fail a phase (a read-back rejects) before its loss is reported. */

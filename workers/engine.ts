@@ -13,6 +13,7 @@ import { createPretrainHost } from './pretrainHost';
 import { grounderRecipe, plannerRecipe } from '../src/pretrain/recipes';
 import { createInspectHost } from './inspectHost';
 import { createBenchHost } from './benchHost';
+import { createRealScreenSource } from './realScreenSource';
 import * as Comlink from 'comlink';
 
 interface Backends {
@@ -35,7 +36,10 @@ export function createEngine(backends: Backends): EngineApi {
   let threadsAsked: number | null = null;
   let store: Promise<Store> | null = null;
   const openStore = () => (store ??= Store.open());
-  const coevo = createCoevoHost({ store: openStore, paint: () => backends.paint(), screenImages: () => backends.screenImages(), device: () => device, deviceFault: () => backends.deviceFault() });
+  const realScreens = createRealScreenSource();
+  const coevo = createCoevoHost({
+    store: openStore, paint: () => backends.paint(), screenImages: () => backends.screenImages(), device: () => device, deviceFault: () => backends.deviceFault(), realScreens: realScreens.get,
+  });
   const pretrain = createPretrainHost({ paint: () => backends.paint(), backend: () => device?.backend ?? null, recipes: { grounder: grounderRecipe, planner: plannerRecipe }, deviceFault: () => backends.deviceFault() });
   const inspect = createInspectHost({ store: openStore, paint: () => backends.paint(), device: () => device });
   const bench = createBenchHost({ paint: () => backends.paint(), device: () => device, coevo, deviceFault: () => backends.deviceFault() });
@@ -64,6 +68,9 @@ export function createEngine(backends: Backends): EngineApi {
       return { ...result, deviceFault: backends.deviceFault() };
     },
 
+    async provideRealScreens(render) {
+      realScreens.provide(render);
+    },
     startCoevo: (o) => coevo.start(o),
     controlCoevo: (runId, action) => coevo.control(runId, action),
     coevoStatus: (runId) => coevo.status(runId),
@@ -91,6 +98,7 @@ export function createEngine(backends: Backends): EngineApi {
     groundScreen: (req) => inspect.groundScreen(req),
     groundImage: (req) => inspect.groundImage(req),
     playStep: (req) => inspect.playStep(req),
+    evaluateRealScreens: (req) => inspect.evaluateRealScreens(req),
     runBench: (options) => bench.run(options),
     benchProgress: async () => bench.progress(),
 

@@ -9,6 +9,7 @@
  */
 import { agentStep } from '../src/coevo/agentStep';
 import { groundOnce, platformOfSize } from '../src/learn/groundOnce';
+import { evalRealScreens } from '../src/learn/evalRealScreens';
 import { hashString, Random } from '../src/learn/random';
 import type { Paint } from '../src/learn/stepCheck';
 import { canvasFromRgba } from '../src/models/canvas';
@@ -17,7 +18,7 @@ import { defaultTokenizer } from '../src/text/vocab';
 import { SCREEN_SIZE, type Screen } from '../src/world/types';
 import { groundImage } from '../src/ownScreen/groundImage';
 import { FeatureCache } from '../src/ownScreen/featureCache';
-import type { DeviceInfo, GroundImageAnswer, GroundImageRequest, GroundScreenAnswer, GroundScreenRequest, PlayStepAnswer, PlayStepRequest, ScreenPixels } from './api';
+import type { DeviceInfo, GroundImageAnswer, GroundImageRequest, GroundScreenAnswer, GroundScreenRequest, PlayStepAnswer, PlayStepRequest, RealScreensAnswer, RealScreensRequest, ScreenPixels } from './api';
 import { createModelCache } from './inspectModels';
 import { shippedBaseLoader } from './baseModels';
 import type { BaseLoader } from '../src/coevo/phases/context';
@@ -96,8 +97,18 @@ export function createInspectHost(deps: InspectDeps) {
       return run;
     },
 
-    async playStep(req: PlayStepRequest)
-: Promise<PlayStepAnswer> {
+    async evaluateRealScreens(req: RealScreensRequest): Promise<RealScreensAnswer> {
+      needDevice();
+      const grounder = await models.get('grounder', { ...req.model, which: 'current' });
+      try {
+        const result = await evalRealScreens(grounder.params, grounder.cfg, tok, req.screens);
+        return { ...result, model: grounder.about };
+      } finally {
+        grounder.release();
+      }
+    },
+
+    async playStep(req: PlayStepRequest): Promise<PlayStepAnswer> {
       needDevice();
       const choice = { ...req.model, which: 'current' as const };
       const grounder = await models.get('grounder', choice);

@@ -82,6 +82,8 @@ export interface IterationReport {
   metrics: SuiteMetrics;
   /** Each metric's n (steps, tasks, queries, cells, episodes), for its Wilson interval; absent in runs from before it was kept. */
   n?: Record<string, number>;
+  /** Why this evaluation has no `real/...` metrics (the real-screen suite is drawn by a page; an engine without one skips it). */
+  real_screens_skipped?: string;
 }
 
 /** report.json of a run (the headless command writes it; the UI reads the same shape). */

@@ -9,6 +9,7 @@ import type { PhaseRecord, RunRecord, MetricRecord } from '../store/schema';
 import { phaseSeconds } from './phaseTime';
 import { filtersOff, funnelCounts, funnelFromSummary, funnelSteps, type DistillFunnel, type FunnelKey } from './funnel';
 import type { CoevoReport, IterationReport, StepSample, SuiteMetrics } from './records';
+import { REAL_SKIPPED } from './realScreenMetrics';
 
 /** Prefix of an evaluate phase's summary keys: `metric:web/cross-domain/step_success` = 0.42. */
 export const METRIC_PREFIX = 'metric:';
@@ -100,7 +101,14 @@ export async function buildReport(store: ReportSource, runId: string, device: { 
     .map((k) => {
       const summary = evaluations.get(k)!.summary;
       const n = countsFromSummary(summary);
-      return { k, planner_reward_mean: k === 0 ? null : numberIn(grpo.get(k), REWARD_MEAN), metrics: metricsFromSummary(summary), ...(Object.keys(n).length ? { n } : {}) };
+      const realSkipped = summary[REAL_SKIPPED];
+      return {
+        k,
+        planner_reward_mean: k === 0 ? null : numberIn(grpo.get(k), REWARD_MEAN),
+        metrics: metricsFromSummary(summary),
+        ...(Object.keys(n).length ? { n } : {}),
+        ...(typeof realSkipped === 'string' ? { real_screens_skipped: realSkipped } : {}),
+      };
     });
 
   const informative = [...grpo.entries()]

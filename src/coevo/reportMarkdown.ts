@@ -8,6 +8,8 @@ import type { CoevoReport, IterationReport } from './records';
 import { lineChartSvg, type ChartSeries } from './svgChart';
 import { markdownCell as cell, markdownTable } from './markdownTable';
 import { runVerdict } from './verdict';
+import { REAL_SUITE } from './realScreenMetrics';
+import { realScreensSection } from './realScreensMarkdown';
 
 /** One chart: `path` is relative to the directory report.md lives in. */
 export interface ChartFile {
@@ -180,7 +182,8 @@ export function reportMarkdown(report: CoevoReport, options: ReportMarkdownOptio
   );
   const keys = unique(iterations.flatMap((it) => Object.keys(it.metrics))).map((key) => ({ key, ...splitMetricKey(key) }));
   if (!keys.length) md.push('No metrics recorded.', '');
-  for (const suite of unique(keys.map((k) => k.suite))) {
+  // The real-screen suite has a section of its own (below), with its chance beside it.
+  for (const suite of unique(keys.map((k) => k.suite)).filter((s) => s !== REAL_SUITE)) {
     md.push(`### ${suite}`, '');
     const inSuite = keys.filter((k) => k.suite === suite);
     for (const split of unique(inSuite.map((k) => k.split))) {
@@ -220,6 +223,15 @@ export function reportMarkdown(report: CoevoReport, options: ReportMarkdownOptio
       ...(styled ? { colour: metricNames.indexOf(metric), dash: splitNames.indexOf(split) } : {}),
     }));
     md.push(addChart(`metrics-${suite}`, `${suite} metrics per iteration`, series, { title: `${suite} per iteration`, xLabel: 'iteration k', yLabel: 'fraction', yMin: 0, yMax: 1, integerX: true }), '');
+  }
+
+  const real = realScreensSection(iterations, table, formatRate);
+  if (real.lines.length) {
+    md.push(...real.lines);
+    if (real.series.length) {
+      const chart = { title: 'real screens: click-in-box per style (dotted: chance)', xLabel: 'iteration k', yLabel: 'fraction', yMin: 0, yMax: 1, integerX: true };
+      md.push(addChart('metrics-real', 'real-screen accuracy per style per iteration, chance dotted', real.series, chart), '');
+    }
   }
 
   md.push('## Datasets', '', 'D_k after each iteration: every sample keeps its provenance.', '');

@@ -23,7 +23,7 @@ import { ConfigError, validateConfig, type CoevoConfig } from './config';
 import { cursorIndex, phasePlan, PhaseMachine, sameCursor, type BatchGate, type MachineEvent, type MachineState } from './machine';
 import type { PhaseCursor, PhaseName } from './records';
 import { RunState } from './runState';
-import { phaseRandom, type BaseLoader, type PhaseOutput, type PhaseProgress } from './phases/context';
+import { phaseRandom, type BaseLoader, type PhaseOutput, type PhaseProgress, type RealScreenSource } from './phases/context';
 import { PHASE_RUNS } from './phases/index';
 import { disposeParams } from '../models/params';
 import { PhaseJournal, type JournalSnapshot } from './phaseJournal';
@@ -36,6 +36,8 @@ export interface RunnerDeps {
   device: { backend: string; adapter: string };
   /** The shipped base checkpoints, for runs with start = 'base'. */
   base?: BaseLoader;
+  /** The real-screen suite for the evaluations (the page renders it); without it they skip those metrics. */
+  realScreens?: RealScreenSource;
   /** The first error the GPU reported, if any: a phase that ran after one is not committed. */
   deviceFault?: () => string | null;
   /** A phase saves its progress at most this often (ms; default 0) ... */
@@ -455,6 +457,7 @@ export class CoevoRunner {
       signal,
       report: (p) => this.onPhaseProgress(p),
       base: this.deps.base,
+      realScreens: this.deps.realScreens,
     });
     if (signal.aborted) {
       freeOutput(output);

@@ -9,8 +9,8 @@ import { deviceLabel } from '../../workers/deviceLabel';
 import type { PretrainCheckpointFile, PretrainOptions, PretrainResult, PretrainStatus } from '../pretrain/baseTypes';
 import { startBenchProbe } from './benchProbe';
 import type { BenchOptions, BenchProgress, MainThreadBench, WorkerBench } from '../bench/types';
-import type { GroundImageAnswer, GroundImageRequest } from '../../workers/api';
-import type { CoevoControl, CoevoProgress, CoevoReport, CoevoStartOptions, RunRecord, StepCheckOptions, StepCheckResult } from '../../workers/api';
+import type { CoevoControl, CoevoProgress, CoevoReport, CoevoStartOptions, GroundImageAnswer, GroundImageRequest, ModelChoice, RealScreensAnswer, RunRecord, StepCheckOptions, StepCheckResult } from '../../workers/api';
+import type { RealPage, RealSplit, RenderedPage } from '../realScreens/types';
 
 export interface CoevoAutomation {
   /** The backend and adapter, once the page has chosen them. */
@@ -34,6 +34,10 @@ export interface CoevoAutomation {
   /** Runs the performance benchmark in the worker while watching this page's main thread. */
   bench(options: BenchOptions): Promise<{ worker: WorkerBench; mainThread: MainThreadBench }>;
   benchProgress(): Promise<BenchProgress>;
+  /** Fixture pages of the real-screen suite drawn by this page's browser: each page's data, DOM boxes and pixels. */
+  renderRealScreens(split: RealSplit, count: number, first?: number): Promise<{ page: RealPage; rendered: RenderedPage }[]>;
+  /** The held-out real-screen suite (default: all of its pages) drawn here and grounded in the worker; default model: the tiny preset's shipped base grounder. */
+  evaluateRealScreens(options?: { pages?: number; model?: Omit<ModelChoice, 'which'> }): Promise<RealScreensAnswer>;
   /** The Playground's own-screenshot grounding (tests measure and calibrate it without the UI). */
   groundImage(req: GroundImageRequest): Promise<GroundImageAnswer>;
 }
@@ -74,6 +78,15 @@ export function installAutomation(): void {
       }
     },
     benchProgress: () => engine.benchProgress(),
+    async renderRealScreens(split, count, first) {
+      const { renderPages } = await import('../realScreens/suitePage');
+      return renderPages(split, count, first);
+    },
+    async evaluateRealScreens(options = {}) {
+      const { suiteScreens } = await import('../realScreens/suitePage');
+      const screens = await suiteScreens(options.pages);
+      return engine.evaluateRealScreens({ model: options.model ?? { runId: null, iteration: 'latest', preset: 'tiny' }, screens });
+    },
     async groundImage(req) {
       await deviceReady;
       return engine.groundImage(req);

@@ -1,6 +1,6 @@
 /** The page's handle on the engine worker. The page talks to tfjs only through this. */
 import * as Comlink from 'comlink';
-import type { DeviceInfo, EngineApi } from '../../workers/api';
+import type { DeviceInfo, EngineApi, RealScreenInput } from '../../workers/api';
 
 let engine: Comlink.Remote<EngineApi> | null = null;
 
@@ -8,8 +8,18 @@ export function getEngine(): Comlink.Remote<EngineApi> {
   if (!engine) {
     const worker = new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module', name: `coevo-engine:${tabId()}` });
     engine = Comlink.wrap<EngineApi>(worker);
+    // The first message the worker gets, so any run it starts or takes up after a reload finds the suite for its evaluations.
+    void engine.provideRealScreens(Comlink.proxy(drawRealScreenSuite));
   }
   return engine;
+}
+
+/** The held-out real-screen suite drawn by this page (loaded on demand: only a run's evaluation asks for it). */
+async function drawRealScreenSuite(): Promise<RealScreenInput[]> {
+  const { suiteScreens } = await import('../realScreens/suitePage');
+  const screens = await suiteScreens();
+  // Moved, not copied: about 7 MB of pixels the page no longer needs.
+  return Comlink.transfer(screens, screens.map((s) => s.rgba.buffer as ArrayBuffer));
 }
 
 /**

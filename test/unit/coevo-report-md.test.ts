@@ -336,6 +336,29 @@ describe('reportMarkdown', () => {
     expect(r.charts.map((c) => c.path)).toEqual(expect.arrayContaining(['charts/metrics-web.svg', 'charts/metrics-grounding.svg']));
   });
 
+  it('gives the real-screen suite a section of its own: accuracy per style with Wilson intervals and n, chance beside it, why an iteration has none, and a chart', () => {
+    const real = (acc: number) => ({ 'real/text/accuracy': acc, 'real/text/chance': 0.161, 'real/all/accuracy': acc / 2, 'real/all/chance': 0.164 });
+    const n = { 'real/text/accuracy': 130, 'real/text/chance': 130, 'real/all/accuracy': 400, 'real/all/chance': 400 };
+    const r: CoevoReport = {
+      ...REPORT,
+      iterations: [
+        { k: 0, planner_reward_mean: null, metrics: {}, real_screens_skipped: 'no page gave this engine the real-screen suite' },
+        { k: 1, planner_reward_mean: 0.4, metrics: real(0.6), n },
+      ],
+    };
+    const out = reportMarkdown(r);
+    const section = out.markdown.slice(out.markdown.indexOf('## Real screens'), out.markdown.indexOf('## Datasets'));
+    expect(section).toContain('| style | n | chance | k=0 | k=1 |');
+    expect(section).toMatch(/\| text \| 130 \| 0\.161 \| — \| 0\.600 \[0\.51–0\.68\] \|/);
+    expect(section).toMatch(/\| all \| 400 \| 0\.164 \| — \| 0\.300 \[0\.26–0\.35\] \|/);
+    expect(section).toContain('k=0: no real-screen figures, because no page gave this engine the real-screen suite.');
+    expect(out.charts.some((c) => c.path === 'charts/metrics-real.svg')).toBe(true);
+    // Not also among the world's suites.
+    expect(out.markdown).not.toContain('### real');
+    // A report without any has no such section.
+    expect(reportMarkdown(REPORT).markdown).not.toContain('## Real screens');
+  });
+
   it('splits metric keys into suite, split and metric', () => {
     expect(splitMetricKey('web/cross-domain/step_success')).toEqual({ suite: 'web', split: 'cross-domain', metric: 'step_success' });
     expect(splitMetricKey('online/task_success')).toEqual({ suite: 'online', split: '', metric: 'task_success' });

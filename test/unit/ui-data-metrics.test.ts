@@ -81,6 +81,22 @@ describe('suite panels', () => {
     expect(grpo[0]).toMatchObject({ x: [0, 1], y: [null, 0.4] });
     expect(grpo[1]).toMatchObject({ x: [1], y: [0.5] });
   });
+  it('real screens: one panel, a line per style with its chance dotted in the same colour, chance drawn once and never compared', () => {
+    const real = (acc: number) => ({ 'real/all/accuracy': acc, 'real/all/chance': 0.16, 'real/text/accuracy': acc, 'real/text/chance': 0.2, 'web/cross-task/step_success': 0.1 });
+    const n = { 'real/text/accuracy': 130, 'real/all/accuracy': 400 };
+    const a = report('a', [{ k: 0, planner_reward_mean: null, metrics: real(0.5), n }, { k: 1, planner_reward_mean: 0.1, metrics: real(0.6), n }]);
+    const b = report('b', [{ k: 0, planner_reward_mean: null, metrics: real(0.4) }]);
+    const panel = suitePanels(metricKeys([a, b])).find((p) => p.suite === 'real')!;
+    expect(panel.id).toBe('real');
+    expect(panel.lines.map((l) => [l.label, l.reference === true])).toEqual([['text', false], ['text chance', true], ['all', false], ['all chance', true]]);
+    expect(panel.lines[0].colour).toBe(panel.lines[1].colour);
+    const lines = suiteLines(panel, [{ label: 'A', report: a, dash: 0 }, { label: 'B', report: b, dash: 1 }]);
+    expect(lines.map((l) => l.label)).toEqual(['text · A', 'text chance', 'all · A', 'all chance', 'text · B', 'all · B']);
+    expect(lines[1]).toMatchObject({ dash: 2, y: [0.2, 0.2] });
+    expect(lines[0].low?.[0]).toBeLessThan(0.5);
+    expect(compareFinal(a, b).rows.map((r) => r.key)).toEqual(['web/cross-task/step_success', 'real/text/accuracy', 'real/all/accuracy']);
+  });
+
   it('the comparison table holds each metric at each run\'s last iteration and the difference', () => {
     const a = report('a', [{ k: 2, planner_reward_mean: 0.4, metrics: { 'grounding/web-text/accuracy': 0.5, 'online/all/task_success': 0.25 } }]);
     const b = report('b', [{ k: 2, planner_reward_mean: 0.4, metrics: { 'grounding/web-text/accuracy': 0.75 } }]);

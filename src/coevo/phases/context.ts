@@ -17,6 +17,7 @@ import type { Params } from '../../models/params';
 import type { Paint } from '../../learn/stepCheck';
 import { Random } from '../../learn/random';
 import type { CheckpointRecord } from '../../store/schema';
+import type { RealScreenInput } from '../../realScreens/suiteInput';
 import type { MetricPoints } from '../../store/store';
 import type { CoevoConfig } from '../config';
 import type { PhaseJournal } from '../phaseJournal';
@@ -35,6 +36,13 @@ export interface PhaseProgress {
 /** Shipped base weights (safetensors bytes) for a run that starts from them (config.start = 'base'). */
 export type BaseLoader = (model: ModelName, preset: PresetName) => Promise<Uint8Array>;
 
+/**
+ * The held-out real-screen suite as a page rendered it (its DOM lays the
+ * pages out, so the engine cannot draw them itself), asked for when an
+ * evaluation needs it; null when this engine has no page to ask (Node).
+ */
+export type RealScreenSource = () => Promise<RealScreenInput[] | null>;
+
 export interface PhaseContext {
   runId: string;
   config: CoevoConfig;
@@ -48,6 +56,8 @@ export interface PhaseContext {
   signal: AbortSignal;
   report(p: PhaseProgress): void;
   base?: BaseLoader;
+  /** Where the evaluation gets the real-screen suite; absent, it skips those metrics and says so. */
+  realScreens?: RealScreenSource;
 }
 
 export interface PhaseOutput {

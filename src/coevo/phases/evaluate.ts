@@ -6,6 +6,9 @@
  * referring style, per-cell reading). The planner's own figures sample one
  * instruction per state at the loop's temperature (what GRPO will draw)
  * from the phase's seeded source, so a rerun after a reload draws the same.
+ * Then the grounder alone on the held-out real-screen suite, when the page
+ * gave one (evaluateRealScreens.ts: `real/...` keys; otherwise the summary's
+ * REAL_SKIPPED says why there are none).
  * The metrics are the phase's summary (evaluateSummary's `metric:` keys,
  * each with its n under `n:`), which the report reads.
  */
@@ -14,6 +17,8 @@ import { evaluateSummary } from '../report';
 import type { PhaseContext, PhaseOutput } from './context';
 import { gatedAgent } from './training';
 import { suiteSizes } from '../runState';
+import { REAL_SKIPPED } from '../realScreenMetrics';
+import { groundRealSuite, realQueryCount, realSuite } from './evaluateRealScreens';
 
 /** Rows per planner decode and grounder forward. */
 const EVAL_BATCH = 16;
@@ -34,12 +39,23 @@ export async function evaluatePhase(ctx: PhaseContext): Promise<PhaseOutput> {
     batch: EVAL_BATCH,
     constrained: ctx.config.plannerConstraint,
   });
+  // Asked for first, so that progress counts its queries from the start.
+  const real = await realSuite(ctx.realScreens);
+  const realTotal = 'screens' in real ? realQueryCount(real.screens) : 0;
+  let worldTotal = 0;
   const { metrics, counts } = await evaluateAgent(gatedAgent(agent, ctx.journal), state.suites(), {
     sizes: evaluationSizes(ctx.config.evalSize),
     probe: state.probe(),
     batch: EVAL_BATCH,
     sampling: { temperature: ctx.config.temperature, rng: ctx.journal.random(ctx.rng.fork('sample')) },
-    onProgress: (done, total) => ctx.report({ done, total }),
+    onProgress: (done, total) => {
+      worldTotal = total;
+      ctx.report({ done, total: total + realTotal });
+    },
   });
-  return { summary: evaluateSummary(metrics, counts) };
+  if (!('screens' in real)) return { summary: { ...evaluateSummary(metrics, counts), [REAL_SKIPPED]: real.skipped } };
+  const grounder = { params: state.model('grounder', k), cfg: state.grounderCfg, tok: state.tok };
+  const onReal = (done: number) => ctx.report({ done: worldTotal + done, total: worldTotal + realTotal });
+  const r = await groundRealSuite(grounder, real.screens, ctx.journal, EVAL_BATCH, onReal);
+  return { summary: evaluateSummary({ ...metrics, ...r.metrics }, { ...counts, ...r.counts }) };
 }

@@ -22,7 +22,7 @@ export function parseMetricKey(key: string): MetricKey | null {
 }
 
 /** Suites, splits and metrics in the order METHOD.md §6 lists them; unknown ones follow by name. */
-const SUITES = ['web', 'mobile', 'planner', 'grounding', 'online', 'styles', 'reading'];
+const SUITES = ['web', 'mobile', 'planner', 'grounding', 'online', 'styles', 'reading', 'real'];
 const SPLITS = [
   'cross-task', 'cross-site', 'cross-domain', 'high', 'low', 'web-text', 'web-icon', 'mobile-text', 'mobile-icon',
   'text', 'icon', 'position', 'relation', 'color', 'function', 'all', 'web', 'mobile', 'cells', 'glyphs',
@@ -47,6 +47,7 @@ const SUITE_TITLES: Record<string, string> = {
   styles: 'Reading probe: grounding by referring style',
   reading: 'Reading probe: what the grounder reads',
   planner: 'Planner alone',
+  real: 'Real screens: click-in-box per style (dotted: chance)',
 };
 
 const METRIC_TITLES: Record<string, string> = {
@@ -77,12 +78,20 @@ export function humanise(name: string): string {
   return name.replace(/_/g, ' ');
 }
 
+/**
+ * Suites whose `chance` metric is a reference level, not a result: drawn
+ * dotted in its split's colour beside that split's accuracy, once however
+ * many runs are overlaid (it is the suite's, the same for every run).
+ */
+const REFERENCE_METRIC: Record<string, { metric: string; reference: string }> = { real: { metric: 'accuracy', reference: 'chance' } };
+const REFERENCE_DASH = 2;
+
 /** One chart of suite metrics: its lines are metric keys. */
 export interface SuitePanel {
   id: string;
   suite: string;
   title: string;
-  lines: { key: string; label: string; colour: string }[];
+  lines: { key: string; label: string; colour: string; reference?: boolean }[];
 }
 
 /**
@@ -101,6 +110,16 @@ export function suitePanels(keys: Iterable<string>): SuitePanel[] {
     const metrics = ordered(METRICS, mine.map((p) => p.m.metric));
     const splits = ordered(SPLITS, mine.map((p) => p.m.split));
     const title = SUITE_TITLES[suite] ?? suite;
+    const ref = REFERENCE_METRIC[suite];
+    if (ref) {
+      const has = (key: string) => mine.some((p) => p.key === key);
+      const lines = splits.flatMap((split, i) => [
+        { key: `${suite}/${split}/${ref.metric}`, label: split, colour: colourAt(i) },
+        { key: `${suite}/${split}/${ref.reference}`, label: `${split} ${ref.reference}`, colour: colourAt(i), reference: true },
+      ]).filter((l) => has(l.key));
+      panels.push({ id: suite, suite, title, lines });
+      continue;
+    }
     if (PER_METRIC_SUITES.has(suite)) {
       for (const metric of metrics) {
         const lines = splits
@@ -150,10 +169,14 @@ export function metricInterval(it: IterationReport, key: string): { low: number;
 
 /** A suite panel's lines for each run: x = iteration k, y = the metric (missing iterations are gaps), with Wilson error bars where n is known. */
 export function suiteLines(panel: SuitePanel, runs: readonly ChartRun[]): ChartLine[] {
-  return runs.flatMap((r) =>
-    panel.lines.map((l) => {
+  return runs.flatMap((r, j) =>
+    panel.lines.flatMap((l): ChartLine[] => {
+      if (l.reference) {
+        if (j > 0) return [];
+        return [{ label: l.label, colour: l.colour, dash: REFERENCE_DASH, x: r.report.iterations.map((it) => it.k), y: r.report.iterations.map((it) => it.metrics[l.key] ?? null) }];
+      }
       const intervals = r.report.iterations.map((it) => metricInterval(it, l.key));
-      return {
+      return [{
         label: l.label + runSuffix(runs, r),
         legend: l.label,
         colour: l.colour,
@@ -162,7 +185,7 @@ export function suiteLines(panel: SuitePanel, runs: readonly ChartRun[]): ChartL
         x: r.report.iterations.map((it) => it.k),
         y: r.report.iterations.map((it) => it.metrics[l.key] ?? null),
         ...(intervals.some((i) => i !== null) ? { low: intervals.map((i) => i?.low ?? null), high: intervals.map((i) => i?.high ?? null) } : {}),
-      };
+      }];
     }),
   );
 }
@@ -264,7 +287,8 @@ export interface CompareRow {
 export function compareFinal(a: CoevoReport, b: CoevoReport): { ka: number | null; kb: number | null; rows: CompareRow[] } {
   const lastA = a.iterations.at(-1);
   const lastB = b.iterations.at(-1);
-  const keys = suitePanels(metricKeys([a, b])).flatMap((p) => p.lines.map((l) => l.key));
+  // Chance levels are the suite's, not a run's: nothing to compare.
+  const keys = suitePanels(metricKeys([a, b])).flatMap((p) => p.lines.filter((l) => !l.reference).map((l) => l.key));
   const rows = keys.map((key) => {
     const va = lastA?.metrics[key] ?? null;
     const vb = lastB?.metrics[key] ?? null;
