@@ -185,3 +185,17 @@ describe('reading an instruction as people type it', () => {
     for (const s of ['click the Cancel button', 'click Settings']) expect(parseInstruction(readLoosely(s))?.ref).toMatchObject({ style: 'text' });
   });
 });
+
+describe('what the page says about a grounded screenshot', () => {
+  it('names the file, the scale and tiles, the point in image px, the tile and the confidence', async () => {
+    const { describeFile, describePoint, describeScaling } = await import('../../src/ui/playground/imageNotes');
+    expect(describeFile('a.png', 'webp', 1280, 800, { width: 1280, height: 800 })).toBe('“a.png”, a WebP of 1280×800 px.');
+    expect(describeFile('big.png', 'png', 8000, 6000, { width: 4618, height: 3464 })).toContain('read at 4618×3464');
+    const plan = planTiles(1280, 800, { kind: 'text', textPx: 14 });
+    const { tiles, ...info } = plan;
+    expect(describeScaling({ plan: info, source: { width: 1280, height: 800 } })).toBe('Scaled ×0.57 to 731×457 and cut into 25 overlapping web screens of 200×128 (5 rows × 5 columns).');
+    const answer = { point: { x: 612.4, y: 388.6 }, tile: 7, tiles: tiles.map(() => ({ x: 0, y: 0, width: 1, height: 1 })), plan: info, confidence: 11.2, confident: true, threshold: 5, ms: 2800 };
+    expect(describePoint(answer)).toBe("Point (612, 389) in your image's pixels in tile 8 of 25 (row 2, column 3); confidence 11.20; 5.00 or more counts as confident. 2.8 s.");
+    expect(describePoint({ ...answer, confident: false, confidence: 0 })).toMatch(/^The grounder found nothing confident here \(confidence 0\.00; .*\(612, 389\) in tile 8 of 25/);
+  });
+});
