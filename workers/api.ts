@@ -16,6 +16,8 @@ import type { Box, Screen, Task } from '../src/world/types';
 import type { BenchOptions, BenchProgress, WorkerBench } from '../src/bench/types';
 import type { RealScreenEval } from '../src/learn/evalRealScreens';
 import type { RealScreenInput } from '../src/realScreens/suiteInput';
+import type { GroundImageResult } from '../src/ownScreen/groundImage';
+import type { ScaleChoice } from '../src/ownScreen/tiles';
 
 export type { BenchOptions, BenchProgress, WorkerBench };
 export type { BackendName, LossPoint, TinyJobConfig, TinyJobResult, StepCheckOptions, StepCheckResult, CoevoProgress, CoevoReport, RunRecord };
@@ -89,6 +91,18 @@ export interface GroundScreenRequest extends ModelChoice {
 
 export type GroundScreenAnswer = GroundOnceResult & { model: InspectModel };
 
+/** A person's screenshot at its own size (decoded RGBA) and an instruction: grounded tile by tile at the chosen scale (src/ownScreen). */
+export interface GroundImageRequest extends ModelChoice {
+  image: { rgba: Uint8Array; width: number; height: number };
+  /** The file's own size, when the image was shrunk on reading. */
+  original?: { width: number; height: number };
+  instruction: string;
+  scale: ScaleChoice;
+}
+
+export type GroundImageAnswer = GroundImageResult & { model: InspectModel };
+export type { GroundImageResult, ScaleChoice };
+
 export interface PlayStepRequest {
   model: Omit<ModelChoice, 'which'>;
   task: Task;
@@ -157,6 +171,8 @@ export interface EngineApi {
   groundScreen(req: GroundScreenRequest): Promise<GroundScreenAnswer>;
   /** A run's grounder (or the shipped base one) on rendered real-screen fixture pages: every greedy point and click-in-box figures per instruction style and look. */
   evaluateRealScreens(req: RealScreensRequest): Promise<RealScreensAnswer>;
+  /** A run's grounder (or the base one) on a screenshot of any size: scaled, tiled, combined into one point in the screenshot's px. */
+  groundImage(req: GroundImageRequest): Promise<GroundImageAnswer>;
   /** One step of the planner and grounder on a task after the steps taken: instruction, point, action, next screen. */
   playStep(req: PlayStepRequest): Promise<PlayStepAnswer>;
 

@@ -96,6 +96,7 @@ export function createEngine(backends: Backends): EngineApi {
     pretrainResult: async () => pretrain.result(),
     pretrainCheckpoints: async () => pretrain.checkpoints(),
     groundScreen: (req) => inspect.groundScreen(req),
+    groundImage: (req) => inspect.groundImage(req),
     playStep: (req) => inspect.playStep(req),
     evaluateRealScreens: (req) => inspect.evaluateRealScreens(req),
     runBench: (options) => bench.run(options),

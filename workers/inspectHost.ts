@@ -16,7 +16,9 @@ import { canvasFromRgba } from '../src/models/canvas';
 import type { Store } from '../src/store/store';
 import { defaultTokenizer } from '../src/text/vocab';
 import { SCREEN_SIZE, type Screen } from '../src/world/types';
-import type { DeviceInfo, GroundScreenAnswer, GroundScreenRequest, PlayStepAnswer, PlayStepRequest, RealScreensAnswer, RealScreensRequest, ScreenPixels } from './api';
+import { groundImage } from '../src/ownScreen/groundImage';
+import { FeatureCache } from '../src/ownScreen/featureCache';
+import type { DeviceInfo, GroundImageAnswer, GroundImageRequest, GroundScreenAnswer, GroundScreenRequest, PlayStepAnswer, PlayStepRequest, RealScreensAnswer, RealScreensRequest, ScreenPixels } from './api';
 import { createModelCache } from './inspectModels';
 import { shippedBaseLoader } from './baseModels';
 import type { BaseLoader } from '../src/coevo/phases/context';
@@ -46,9 +48,27 @@ async function imageOf(screen: Screen | ScreenPixels, paint: () => Promise<Paint
 export function createInspectHost(deps: InspectDeps) {
   const models = createModelCache(deps.store, 4, deps.base ?? shippedBaseLoader());
   const tok = defaultTokenizer();
+  const tileFeatures = new FeatureCache();
+  // One screenshot grounding at a time: a newer screenshot frees the kept encodings an earlier request may still be reading.
+  let imageQueue: Promise<unknown> = Promise.resolve();
 
   function needDevice(): void {
     if (!deps.device()) throw new Error('Choose a backend (useBackend) before asking the models.');
+  }
+
+  async function groundImageNow(req: GroundImageRequest): Promise<GroundImageAnswer> {
+    needDevice();
+    const instruction = req.instruction.trim();
+    if (instruction === '') throw new Error('Type an instruction for the grounder, e.g. "click the Send button".');
+    const grounder = await models.get('grounder', req);
+    try {
+      // The model's name says which run and iteration (or base) it is: encodings of another model are not reused.
+      const model = `${req.runId ?? 'none'}/${req.preset}/${grounder.about.label}`;
+      const result = await groundImage(grounder.params, grounder.cfg, tok, { image: req.image, original: req.original, instruction, scale: req.scale }, { features: tileFeatures, model });
+      return { ...result, model: grounder.about };
+    } finally {
+      grounder.release();
+    }
   }
 
   return {
@@ -69,6 +89,12 @@ export function createInspectHost(deps: InspectDeps) {
       } finally {
         grounder.release();
       }
+    },
+
+    groundImage(req: GroundImageRequest): Promise<GroundImageAnswer> {
+      const run = imageQueue.then(() => groundImageNow(req));
+      imageQueue = run.catch(() => undefined);
+      return run;
     },
 
     async evaluateRealScreens(req: RealScreensRequest): Promise<RealScreensAnswer> {

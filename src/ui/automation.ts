@@ -9,7 +9,7 @@ import { deviceLabel } from '../../workers/deviceLabel';
 import type { PretrainCheckpointFile, PretrainOptions, PretrainResult, PretrainStatus } from '../pretrain/baseTypes';
 import { startBenchProbe } from './benchProbe';
 import type { BenchOptions, BenchProgress, MainThreadBench, WorkerBench } from '../bench/types';
-import type { CoevoControl, CoevoProgress, CoevoReport, CoevoStartOptions, ModelChoice, RealScreensAnswer, RunRecord, StepCheckOptions, StepCheckResult } from '../../workers/api';
+import type { CoevoControl, CoevoProgress, CoevoReport, CoevoStartOptions, GroundImageAnswer, GroundImageRequest, ModelChoice, RealScreensAnswer, RunRecord, StepCheckOptions, StepCheckResult } from '../../workers/api';
 import type { RealPage, RealSplit, RenderedPage } from '../realScreens/types';
 
 export interface CoevoAutomation {
@@ -38,6 +38,8 @@ export interface CoevoAutomation {
   renderRealScreens(split: RealSplit, count: number, first?: number): Promise<{ page: RealPage; rendered: RenderedPage }[]>;
   /** The held-out real-screen suite (default: all of its pages) drawn here and grounded in the worker; default model: the tiny preset's shipped base grounder. */
   evaluateRealScreens(options?: { pages?: number; model?: Omit<ModelChoice, 'which'> }): Promise<RealScreensAnswer>;
+  /** The Playground's own-screenshot grounding (tests measure and calibrate it without the UI). */
+  groundImage(req: GroundImageRequest): Promise<GroundImageAnswer>;
 }
 
 declare global {
@@ -84,6 +86,10 @@ export function installAutomation(): void {
       const { suiteScreens } = await import('../realScreens/suitePage');
       const screens = await suiteScreens(options.pages);
       return engine.evaluateRealScreens({ model: options.model ?? { runId: null, iteration: 'latest', preset: 'tiny' }, screens });
+    },
+    async groundImage(req) {
+      await deviceReady;
+      return engine.groundImage(req);
     },
   };
 }

@@ -37,13 +37,15 @@ test('typing over a screen draws a heat map; a dropped screenshot is shown and g
     zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, [...png]);
   await expect(page.getByTestId('screenshot-info')).toContainText('dialog.png');
-  await expect(page.getByTestId('screenshot-info')).toContainText('480×300, scaled to a web screen of 200×128');
+  await expect(page.getByTestId('screenshot-info')).toContainText('a PNG of 480×300 px');
+  // Native scale (text of 14 px → 8 px, the world's): 274×171, cut into 2 × 2 overlapping web screens (src/ownScreen/tiles.ts).
+  await expect(page.getByTestId('screenshot-info')).toContainText('Scaled ×0.57 to 274×171 and cut into 4 overlapping web screens of 200×128');
   const shot = page.getByTestId('ask-screen');
   await expect(shot).toHaveAttribute('data-drawn', 'true');
   await expect.poll(() => heatPixels(shot)).toBeGreaterThan(50);
-  // The screenshot itself is on the canvas: its red button's pixels are there.
-  const red = await shot.evaluate((el) => {
-    const c = el.querySelector<HTMLCanvasElement>('canvas:not([data-testid])')!;
+  // The screenshot itself is shown at its own size: its red button's pixels are there.
+  const red = await page.getByTestId('image-answer').evaluate((el) => {
+    const c = el.querySelector<HTMLCanvasElement>('canvas')!;
     const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
     let n = 0;
     for (let i = 0; i < d.length; i += 4) if (d[i] > 150 && d[i + 1] < 90 && d[i + 2] < 90) n++;
@@ -58,7 +60,7 @@ test('typing over a screen draws a heat map; a dropped screenshot is shown and g
   await expect(page.getByTestId('screenshot-info')).toContainText('chosen.png');
   await expect.poll(() => heatPixels(page.getByTestId('ask-screen'))).toBeGreaterThan(50);
   await page.getByTestId('screenshot-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-  await expect(page.getByRole('alert')).toContainText('drop a PNG or JPEG screenshot');
+  await expect(page.getByRole('alert')).toContainText('“notes.txt” is a text file, not an image');
   await expectAccessible(page, '[data-testid="view-playground"]');
 
   // (a) The agents: one step with the oracle's instruction, grounded and executed.

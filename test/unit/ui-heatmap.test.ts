@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { heatPixels, mapMax, viridis } from '../../src/ui/heatmap/colormap';
 import { inside, pct } from '../../src/ui/heatmap/marks';
-import { letterbox, platformFor } from '../../src/ui/playground/decodeImage';
+import { planTiles, tilePlatform } from '../../src/ownScreen/tiles';
 import { describeAction } from '../../src/ui/playground/steps';
 import { suggestionsFor } from '../../src/ui/playground/suggestions';
 import { createWorld, screenOf } from '../../src/world/env';
@@ -38,11 +38,16 @@ describe('heat-map colours', () => {
 
 describe('screenshots', () => {
   it('fits an image into a screen size without distortion, centred', () => {
-    expect(letterbox(400, 256, 200, 128)).toEqual({ x: 0, y: 0, w: 200, h: 128 });
-    expect(letterbox(480, 300, 200, 128)).toEqual({ x: 0, y: 1, w: 200, h: 125 });
-    expect(letterbox(100, 400, 120, 208)).toEqual({ x: 34, y: 0, w: 52, h: 208 });
-    expect(platformFor(1280, 800)).toBe('web');
-    expect(platformFor(390, 844)).toBe('mobile');
+    // 'fit' (src/ownScreen/tiles.ts): the scaled size, and the one tile's offset (negative: the image is centred in it).
+    const fit = (w: number, h: number) => {
+      const p = planTiles(w, h, { kind: 'fit' });
+      return { x: 0 - p.tiles[0].x, y: 0 - p.tiles[0].y, w: p.width, h: p.height };
+    };
+    expect(fit(400, 256)).toEqual({ x: 0, y: 0, w: 200, h: 128 });
+    expect(fit(480, 300)).toEqual({ x: 0, y: 1, w: 200, h: 125 });
+    expect(fit(100, 400)).toEqual({ x: 34, y: 0, w: 52, h: 208 });
+    expect(tilePlatform(1280, 800)).toBe('web');
+    expect(tilePlatform(390, 844)).toBe('mobile');
   });
 });
 

@@ -1,64 +1,53 @@
 /**
- * A person's screenshot → the pixels the grounder reads: decoded by the
- * browser (createImageBitmap), scaled to fit one of the world's screen sizes
- * without distortion and centred on a white background (letterboxed), read
- * back as RGBA. The grounder was trained on screens of exactly these sizes,
- * so anything else must be brought to them first.
+ * A person's screenshot → its pixels at its own size, for the worker to
+ * scale and tile (src/ownScreen). The file's first bytes say what it is
+ * (sniff.ts), not the MIME type its name suggested, and the browser decodes
+ * whatever it can (createImageBitmap); nothing is refused for its size: an
+ * image past MAX_PIXELS is shrunk here, once, and the answer says so.
  */
-import { SCREEN_SIZE, type Platform } from '../../world/types';
+import { IMAGE_FORMAT_NAMES, describeNonImage, sniffImageFormat, type ImageFormat } from '../../ownScreen/sniff';
+
+/** Pixels read at most (a 4K screen is 8.3 MP): bounds the RGBA sent to the worker to 64 MB. */
+export const MAX_PIXELS = 16_000_000;
 
 export interface Screenshot {
   rgba: Uint8Array;
   width: number;
   height: number;
-  platform: Platform;
-  /** The file's own size, to say how much it was scaled. */
+  /** The file's own size and format. */
   sourceWidth: number;
   sourceHeight: number;
+  format: ImageFormat;
   name: string;
 }
 
-export const ACCEPTED_TYPES = ['image/png', 'image/jpeg'] as const;
+const MIME: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp', avif: 'image/avif', ico: 'image/x-icon' };
 
-/** Landscape images become web screens, portrait ones mobile screens. */
-export function platformFor(width: number, height: number): Platform {
-  return width >= height ? 'web' : 'mobile';
-}
-
-/** Where the image goes inside the target: the largest centred rectangle of its aspect ratio. */
-export function letterbox(sw: number, sh: number, tw: number, th: number): { x: number; y: number; w: number; h: number } {
-  const scale = Math.min(tw / sw, th / sh);
-  const w = Math.max(1, Math.round(sw * scale));
-  const h = Math.max(1, Math.round(sh * scale));
-  return { x: Math.floor((tw - w) / 2), y: Math.floor((th - h) / 2), w, h };
-}
-
-export async function decodeScreenshot(file: File, platform: Platform | 'auto' = 'auto'): Promise<Screenshot> {
-  if (!(ACCEPTED_TYPES as readonly string[]).includes(file.type)) {
-    throw new Error(`“${file.name}” is ${file.type ? `a ${file.type} file` : 'not an image'}; drop a PNG or JPEG screenshot.`);
-  }
+export async function decodeScreenshot(file: Blob, name: string): Promise<Screenshot> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const format = sniffImageFormat(bytes);
+  if (!format) throw new Error(`“${name}” is ${describeNonImage(bytes)}, not an image; drop a screenshot (PNG, JPEG, WebP, GIF, BMP or AVIF).`);
   let bitmap: ImageBitmap;
   try {
-    bitmap = await createImageBitmap(file);
+    // The type its bytes say, whatever the file claimed.
+    bitmap = await createImageBitmap(new Blob([bytes], { type: MIME[format] }));
   } catch {
-    throw new Error(`“${file.name}” could not be decoded as an image; is it a complete PNG or JPEG file?`);
+    throw new Error(`“${name}” begins like a ${IMAGE_FORMAT_NAMES[format]} image, but this browser could not decode it; is the file complete? (Saving it as PNG always works.)`);
   }
   try {
-    const p = platform === 'auto' ? platformFor(bitmap.width, bitmap.height) : platform;
-    const { width, height } = SCREEN_SIZE[p];
+    const shrink = Math.min(1, Math.sqrt(MAX_PIXELS / (bitmap.width * bitmap.height)));
+    const width = Math.max(1, Math.floor(bitmap.width * shrink));
+    const height = Math.max(1, Math.floor(bitmap.height * shrink));
     const canvas = document.createElement('canvas');
     canvas.width = width;
     canvas.height = height;
     const ctx = canvas.getContext('2d', { willReadFrequently: true });
-    if (!ctx) throw new Error('This browser gave no 2D canvas to scale the screenshot with.');
-    ctx.fillStyle = '#ffffff';
-    ctx.fillRect(0, 0, width, height);
+    if (!ctx) throw new Error('This browser gave no 2D canvas to read the screenshot with.');
     ctx.imageSmoothingEnabled = true;
     ctx.imageSmoothingQuality = 'high';
-    const at = letterbox(bitmap.width, bitmap.height, width, height);
-    ctx.drawImage(bitmap, at.x, at.y, at.w, at.h);
+    ctx.drawImage(bitmap, 0, 0, width, height);
     const data = ctx.getImageData(0, 0, width, height).data;
-    return { rgba: new Uint8Array(data.buffer.slice(0)), width, height, platform: p, sourceWidth: bitmap.width, sourceHeight: bitmap.height, name: file.name };
+    return { rgba: new Uint8Array(data.buffer.slice(0)), width, height, sourceWidth: bitmap.width, sourceHeight: bitmap.height, format, name };
   } finally {
     bitmap.close();
   }

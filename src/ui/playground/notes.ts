@@ -4,7 +4,7 @@ export const PLAYGROUND_NOTES = {
   modes: {
     agents: { label: 'Watch the agents', lead: 'The planner reads the goal, a list of what is on the screen and its earlier instructions, and writes one instruction; the grounder turns it into a point; the world acts there. Step through a task, or let it play.' },
     ask: { label: 'Ask the grounder', lead: 'Type any instruction and see where the grounder looks on this screen. The heat map updates as you type.' },
-    upload: { label: 'Your screenshot', lead: 'Drop in your own screenshot (PNG or JPEG). It is scaled to the world’s screen size, as the grounder was trained on, and grounded with your instruction.' },
+    upload: { label: 'Your screenshot', lead: 'Drop in your own screenshot (any image your browser reads). The grounder learnt on the world’s small screens, whose text is about 8 px tall: your screenshot is scaled until its text is about that size, cut into overlapping screens of the world’s size, and each is grounded; the best-scoring point is given in your image’s pixels.' },
   },
   base: (preset: string) =>
     `No run is selected, so these are the base models of the ${preset} preset that ship with the app (public/base/, made by npm run pretrain): the planner and grounder before any co-evolution. Pick a run in the Loop view (or start one) to see what co-evolution changed.`,
