@@ -14,8 +14,11 @@ import type { AgentStepResult, TakenStep } from '../src/coevo/agentStep';
 import type { PresetName } from '../src/models/presets';
 import type { Box, Screen, Task } from '../src/world/types';
 import type { BenchOptions, BenchProgress, WorkerBench } from '../src/bench/types';
+import type { OffsiteOptions, OffsiteProgress } from '../src/offsite/jobTypes';
+import type { OffsiteReport } from '../src/offsite/report';
 
 export type { BenchOptions, BenchProgress, WorkerBench };
+export type { OffsiteOptions, OffsiteProgress, OffsiteReport };
 export type { BackendName, LossPoint, TinyJobConfig, TinyJobResult, StepCheckOptions, StepCheckResult, CoevoProgress, CoevoReport, RunRecord };
 
 /** A request to start a co-evolution run: a preset's defaults, then `config` fields, then each `key=value` of `set`. */
@@ -146,4 +149,9 @@ export interface EngineApi {
   runBench(options: BenchOptions): Promise<WorkerBench>;
   /** Where the running benchmark is. */
   benchProgress(): Promise<BenchProgress>;
+
+  /** One offsite comparison (npm run offsite) of a shipped base agent: every row, the emulators, the report. */
+  runOffsite(options: OffsiteOptions): Promise<OffsiteReport>;
+  /** Where the running offsite comparison is. */
+  offsiteProgress(): Promise<OffsiteProgress>;
 }

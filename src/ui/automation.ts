@@ -9,7 +9,7 @@ import { deviceLabel } from '../../workers/deviceLabel';
 import type { PretrainCheckpointFile, PretrainOptions, PretrainResult, PretrainStatus } from '../pretrain/baseTypes';
 import { startBenchProbe } from './benchProbe';
 import type { BenchOptions, BenchProgress, MainThreadBench, WorkerBench } from '../bench/types';
-import type { CoevoControl, CoevoProgress, CoevoReport, CoevoStartOptions, RunRecord, StepCheckOptions, StepCheckResult } from '../../workers/api';
+import type { CoevoControl, CoevoProgress, CoevoReport, CoevoStartOptions, OffsiteOptions, OffsiteProgress, OffsiteReport, RunRecord, StepCheckOptions, StepCheckResult } from '../../workers/api';
 
 export interface CoevoAutomation {
   /** The backend and adapter, once the page has chosen them. */
@@ -33,6 +33,9 @@ export interface CoevoAutomation {
   /** Runs the performance benchmark in the worker while watching this page's main thread. */
   bench(options: BenchOptions): Promise<{ worker: WorkerBench; mainThread: MainThreadBench }>;
   benchProgress(): Promise<BenchProgress>;
+  /** One offsite comparison in the worker (npm run offsite). */
+  runOffsite(options: OffsiteOptions): Promise<OffsiteReport>;
+  offsiteProgress(): Promise<OffsiteProgress>;
 }
 
 declare global {
@@ -71,5 +74,7 @@ export function installAutomation(): void {
       }
     },
     benchProgress: () => engine.benchProgress(),
+    runOffsite: (options) => engine.runOffsite(options),
+    offsiteProgress: () => engine.offsiteProgress(),
   };
 }
