@@ -41,9 +41,10 @@ export interface ComparisonInputs<Item, Test extends Item, B extends OffsiteBatc
   privateTrain: readonly Item[];
   privateTest: readonly Test[];
   settings: OffsiteSettings;
-  onProgress?: (phase: string, step: number, total: number) => void;
-  /** Each phase as it starts, evaluations included (they report no steps), so that a progress display can name them. */
-  onPhase?: (phase: string) => void;
+  /** After each training step; awaited, so that a caller in a worker can take an event turn (eventTurn.ts) and answer progress polls. */
+  onProgress?: (phase: string, step: number, total: number) => void | Promise<void>;
+  /** Each phase as it starts, evaluations included (they report no steps), so that a progress display can name them; awaited likewise. */
+  onPhase?: (phase: string) => void | Promise<void>;
 }
 
 const sentBack = (a: Adapters): SentBack => ({ kind: a.kind, units: [...a.units], tensors: Object.keys(a.tensors).sort(), size: adapterSize(a) });
@@ -97,7 +98,7 @@ export async function runComparison<Item, Test extends Item, B extends OffsiteBa
   const { middle } = sandwich(units);
   const seconds: Record<string, number> = {};
   const timed = async <T>(phase: string, f: () => Promise<T>): Promise<T> => {
-    i.onPhase?.(phase);
+    await i.onPhase?.(phase);
     const t0 = performance.now();
     try {
       return await f();
@@ -145,7 +146,7 @@ export async function runComparison<Item, Test extends Item, B extends OffsiteBa
       const next = privateBatches();
       for (let step = 0; step < s.tuneSteps; step++) {
         await trainer.step(next(step));
-        i.onProgress?.('full fine-tuning', step + 1, s.tuneSteps);
+        await i.onProgress?.('full fine-tuning', step + 1, s.tuneSteps);
       }
       trainer.dispose();
     });

@@ -7,6 +7,7 @@
  * its backend, with the real renderer's pixels for the grounder.
  */
 import type { BaseLoader } from '../coevo/phases/context';
+import { eventTurn } from '../learn/eventTurn';
 import type { Paint } from '../learn/stepCheck';
 import { importCheckpoint } from '../models/checkpoint';
 import type { GrounderConfig } from '../models/grounder';
@@ -74,7 +75,18 @@ export async function runOffsiteJob(o: OffsiteOptions, d: OffsiteJobDeps, onTota
     onTotal?.(offsiteTrainingSteps(o, cfg));
     const tok = defaultTokenizer();
     const settings = offsiteSettings(o);
-    const callbacks = { settings, onPhase: d.onPhase, onProgress: d.onProgress };
+    // An event turn after each phase start and step: in a worker, the progress polls get in only then (eventTurn.ts).
+    const callbacks = {
+      settings,
+      onPhase: async (phase: string) => {
+        d.onPhase?.(phase);
+        await eventTurn();
+      },
+      onProgress: async (phase: string, step: number, steps: number) => {
+        d.onProgress?.(phase, step, steps);
+        await eventTurn();
+      },
+    };
     let comparison: OffsiteComparison;
     let privateSet: string;
     if (cfg.model === 'planner') {
