@@ -51,7 +51,8 @@ async function follow<T>(app: BrowserApp, done: Promise<T>, printer: ProgressPri
     const p = await app.call('offsiteProgress').catch(() => null);
     if (p && p.state === 'running') {
       const changed = p.phase !== phase;
-      if (changed && phase !== '') printer.log(`  ${phase}: done at ${formatDuration(performance.now() - startedAt)}`);
+      // Polls get in only at the worker's event turns, so a phase is seen ending when the next one is seen: "by", not "at".
+      if (changed && phase !== '') printer.log(`  ${phase}: done by ${formatDuration(performance.now() - startedAt)}`);
       printer.update(offsiteLine(p, performance.now() - startedAt), performance.now(), changed);
       phase = p.phase;
     }

@@ -37,7 +37,7 @@ export function offsiteMarkdown(r: OffsiteReport): string {
   const c = r.comparison;
   const emulatorLines = c.emulators.map((e) => {
     const units = e.units.map((u) => `${u.id}: ${u.role}${u.rank !== undefined ? ` (rank ${u.rank})` : ''}${u.score !== undefined ? `, score ${u.score.toFixed(3)}` : ''}`);
-    const back = `sent back ${e.adapters.size.toLocaleString('en-US')} values in ${e.adapters.tensors.length} ${e.adapters.kind} tensors of ${e.adapters.units.join(', ')}`;
+    const back = `Sent back: ${e.adapters.size.toLocaleString('en-US')} values in ${e.adapters.tensors.length} ${e.adapters.kind} tensors of ${e.adapters.units.join(', ')}`;
     return `- ${e.method}, α ${e.scale.alpha}, β ${e.scale.beta}: ${e.size.toLocaleString('en-US')} values shipped (${((100 * e.size) / c.fullSize).toFixed(1)}% of the model). ${units.join('; ')}. ${back}.`;
   });
   return [
@@ -57,6 +57,10 @@ export function offsiteMarkdown(r: OffsiteReport): string {
     '',
     ...emulatorLines,
     `- adapters sent back: ${c.adapterSize.toLocaleString('en-US')} values; the full model has ${c.fullSize.toLocaleString('en-US')}.`,
+    '',
+    '## Seconds per phase',
+    '',
+    ...Object.entries(c.seconds).map(([phase, sec]) => `- ${phase}: ${sec.toFixed(1)}`),
     '',
   ].join('\n');
 }

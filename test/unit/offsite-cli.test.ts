@@ -176,7 +176,7 @@ describe('the report files', () => {
     fullSize: 1000,
     adapterSize: 120,
     scoreHistory: [],
-    seconds: {},
+    seconds: { 'zero-shot': 12.34, 'harmonizers and importance': 30 },
   };
   const report = offsiteReport({ agent: 'planner', preset: 'tiny', backend: 'wasm, 2 thread(s)', privateSet: '2 tuning tasks', wallSeconds: 61 }, comparison);
 
@@ -188,7 +188,8 @@ describe('the report files', () => {
     expect(json.summary[0].gainShareLoss).toBeCloseTo(0.5);
     expect(f.markdown).toContain('Command: `npm run offsite -- --agent planner`.');
     expect(f.markdown).toContain('| plug-in | 0.5, 1 | 50.0% | 0.0–90.0% | 4 | 2.500 |');
-    expect(f.markdown).toContain('sent back 120 values in 2 end-units tensors of blocks.0.attn, blocks.1.mlp');
+    expect(f.markdown).toContain('Sent back: 120 values in 2 end-units tensors of blocks.0.attn, blocks.1.mlp');
+    expect(f.markdown).toContain('## Seconds per phase\n\n- zero-shot: 12.3\n- harmonizers and importance: 30.0\n');
     expect(report.info.command).toBeUndefined();
   });
 
