@@ -85,7 +85,7 @@ describe('offsite tuning, planner, tiny base', () => {
     console.log(`score history: ${JSON.stringify(c.scoreHistory.map((s) => s.map((x) => +x.toFixed(3))))}`);
     console.log(`seconds: ${JSON.stringify(Object.fromEntries(Object.entries(c.seconds).map(([k, v]) => [k, +v.toFixed(1)])))}`);
     const report = offsiteReport({ agent: 'planner', preset: 'tiny', backend: 'wasm (Node)', privateSet: `cross-site tasks, seed 77: ${priv.trainTasks} tuning tasks (${priv.train.length} states), ${priv.testTasks} test tasks (${priv.test.length} states)`, wallSeconds: wall }, c);
-    // Beside the printed table, the files the planned `npm run offsite` would write.
+    // Beside the printed table, the files `npm run offsite` writes (report.ts), from Node.
     const dir = join(tmpdir(), 'coevo-offsite');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'report.json'), JSON.stringify(report, null, 2));
