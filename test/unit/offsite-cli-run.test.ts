@@ -1,83 +1,19 @@
 /**
- * `npm run offsite` end to end at a very small size: the built app (dist/,
- * rebuilt when stale, as the command does) in headless Chromium on WASM,
- * driven by the command's own driver (scripts/lib/offsite-run.ts). Checks
- * what the command promises: report.json holds every row with finite
- * figures and intervals around them, the emulators ship less than M and
- * replace what the scale says, and what each tuning sent back is exactly the
- * adapter units' tensors (the names are read off the app's result, so a
- * weight of M leaking into them fails here); report.md has the table; the
- * progress names the phases with an ETA. Sizes: 4 private tasks, 2 test
- * states or items, 1 step of each training phase, one emulator scale.
+ * `npm run offsite` end to end at a very small size, for the planner: the
+ * built app in headless Chromium on WASM, driven by the command's own driver
+ * (offsite-cli-harness.ts says what is checked of report.json); here also
+ * report.md's table and the progress lines (phases, the whole run's bar,
+ * ETA). The grounder's run (the app's renderer painting its screens) takes
+ * longer and is in test/slow/offsite-cli-grounder.test.ts.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH } from '../../scripts/lib/browser-app';
-import { builtApp } from '../../scripts/lib/cli';
-import { parseOffsiteArgs } from '../../scripts/lib/offsite-args';
-import { runOffsiteCommand } from '../../scripts/lib/offsite-run';
-import { ProgressPrinter } from '../../scripts/lib/progress';
-import { readCheckpoint } from '../../src/models/checkpoint';
-import { allowedAdapterNames } from '../../src/offsite/adapters';
-import type { OffsiteReport } from '../../src/offsite/report';
-import type { OffsiteModelConfig } from '../../src/offsite/units';
-
-const ROOT = join(__dirname, '../..');
-const outRoot = mkdtempSync(join(tmpdir(), 'coevo-offsite-cli-'));
-afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
-
-async function offsite(agent: 'planner' | 'grounder', extra: string[]) {
-  const out = join(outRoot, agent);
-  const argv = ['--agent', agent, '--tasks', '4', '--public', '4', '--batch', '2', '--replace-steps', '1', '--tune-steps', '1', '--emulator-scale', '0.5:1', '--backend', 'wasm', '--out', out, ...extra];
-  const parsed = parseOffsiteArgs(argv);
-  if (parsed.help) throw new Error('help');
-  const lines: string[] = [];
-  const printer = new ProgressPrinter({ write: (t) => lines.push(...t.split('\n').filter(Boolean)), isTTY: false }, 0);
-  const t0 = performance.now();
-  const r = await runOffsiteCommand(parsed.args, { serve: builtApp(printer), printer, pollMs: 200, command: `npm run offsite -- ${argv.join(' ')}` });
-  console.log(`offsite ${agent}, very small: ${((performance.now() - t0) / 1000).toFixed(0)} s (the comparison ${r.report.info.wallSeconds.toFixed(0)} s)`);
-  const json = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as OffsiteReport;
-  const markdown = readFileSync(join(out, 'report.md'), 'utf8');
-  return { r, json, markdown, lines };
-}
-
-function checkReport(json: OffsiteReport, agent: 'planner' | 'grounder', tests: number): void {
-  const c = json.comparison;
-  expect(json.info).toMatchObject({ agent, preset: 'tiny' });
-  expect(json.info.backend).toMatch(/^wasm/);
-  // A dist built from inside vitest (NODE_ENV=test) used to be a development build, single-threaded: the command would then measure one thread.
-  if (availableParallelism() > 1) expect(json.info.backend).not.toContain('wasm, 1 thread');
-  expect(c.rows.map((r) => r.name)).toEqual(['zero-shot', 'full fine-tuning', 'emulator fine-tuning', 'plug-in', 'offsite-tuning emulator fine-tuning', 'offsite-tuning plug-in']);
-  for (const r of c.rows) {
-    expect(r.n).toBe(tests);
-    for (const x of [r.exact, r.loss, r.interval.low, r.interval.high]) expect(Number.isFinite(x)).toBe(true);
-    expect(r.interval.low).toBeLessThanOrEqual(r.exact);
-    expect(r.interval.high).toBeGreaterThanOrEqual(r.exact);
-  }
-  expect(json.summary).toHaveLength(1);
-  expect(Number.isFinite(json.summary[0].privacyGap.value)).toBe(true);
-  expect(c.emulators.map((e) => [e.method, e.scale.alpha, e.units.filter((u) => u.role === 'replaced').length])).toEqual([
-    ['scaleot', 0.5, 1],
-    ['uniform-drop', 0.5, 1],
-  ]);
-  // The adapters-only guarantee, on what the app's tuning actually sent back.
-  const { config } = readCheckpoint(new Uint8Array(readFileSync(join(ROOT, `public/base/tiny-${agent}.safetensors`))));
-  const allowed = [...allowedAdapterNames(config as OffsiteModelConfig)].sort();
-  for (const e of c.emulators) {
-    expect(e.size).toBeLessThan(c.fullSize);
-    expect(e.adapters.kind).toBe('end-units');
-    expect(e.adapters.units).toEqual(e.units.filter((u) => u.role === 'adapter').map((u) => u.id));
-    expect(e.adapters.tensors).toEqual(allowed);
-    expect(e.adapters.size).toBe(c.adapterSize);
-  }
-  expect(c.adapterSize).toBeLessThan(c.fullSize / 2);
-}
+import { checkReport, runSmallOffsite } from './offsite-cli-harness';
 
 describe.skipIf(!existsSync(CHROMIUM_PATH))('npm run offsite in the built app', () => {
   it('planner: every row finite, only the end units sent back, both files, progress with phases and ETA', async () => {
-    const { r, json, markdown, lines } = await offsite('planner', ['--test-states', '2']);
+    const { r, json, markdown, lines } = await runSmallOffsite('planner', ['--test-states', '2']);
     checkReport(json, 'planner', 2);
     // The file holds what the command returned (a share with no gain, NaN, is null in JSON: compare the rows).
     expect(json.comparison.rows).toEqual(r.report.comparison.rows);
@@ -85,14 +21,5 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('npm run offsite in the built app', 
     expect(markdown).toContain('| row | emulator (α, β) | exact match | 95% interval | n | loss (nats/token) |');
     expect(lines.some((l) => /^harmonizers and importance .*all \[.*\] \d+\/4 steps · ETA/.test(l))).toBe(true);
     expect(lines.some((l) => l.includes('full fine-tuning: done by'))).toBe(true);
-  }, 300_000);
-
-  it('grounder: the same on the real renderer’s screens', async () => {
-    const { json, markdown } = await offsite('grounder', []);
-    // One test item per test task: half of the 4 + 4 held-out tasks (fewer where the two splits share a task).
-    const tests = json.comparison.rows[0].n;
-    expect(tests).toBeGreaterThanOrEqual(2);
-    checkReport(json, 'grounder', tests);
-    expect(markdown).toContain('click-in-box accuracy');
   }, 300_000);
 });
