@@ -18,8 +18,11 @@ import type { RealScreenEval } from '../src/learn/evalRealScreens';
 import type { RealScreenInput } from '../src/realScreens/suiteInput';
 import type { GroundImageResult } from '../src/ownScreen/groundImage';
 import type { ScaleChoice } from '../src/ownScreen/tiles';
+import type { OffsiteOptions, OffsiteProgress } from '../src/offsite/jobTypes';
+import type { OffsiteReport } from '../src/offsite/report';
 
 export type { BenchOptions, BenchProgress, WorkerBench };
+export type { OffsiteOptions, OffsiteProgress, OffsiteReport };
 export type { BackendName, LossPoint, TinyJobConfig, TinyJobResult, StepCheckOptions, StepCheckResult, CoevoProgress, CoevoReport, RunRecord };
 
 /** A request to start a co-evolution run: a preset's defaults, then `config` fields, then each `key=value` of `set`. */
@@ -180,4 +183,9 @@ export interface EngineApi {
   runBench(options: BenchOptions): Promise<WorkerBench>;
   /** Where the running benchmark is. */
   benchProgress(): Promise<BenchProgress>;
+
+  /** One offsite comparison (npm run offsite) of a shipped base agent: every row, the emulators, the report. */
+  runOffsite(options: OffsiteOptions): Promise<OffsiteReport>;
+  /** Where the running offsite comparison is. */
+  offsiteProgress(): Promise<OffsiteProgress>;
 }

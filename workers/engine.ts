@@ -14,6 +14,7 @@ import { grounderRecipe, plannerRecipe } from '../src/pretrain/recipes';
 import { createInspectHost } from './inspectHost';
 import { createBenchHost } from './benchHost';
 import { createRealScreenSource } from './realScreenSource';
+import { createOffsiteHost } from './offsiteHost';
 import * as Comlink from 'comlink';
 
 interface Backends {
@@ -43,6 +44,7 @@ export function createEngine(backends: Backends): EngineApi {
   const pretrain = createPretrainHost({ paint: () => backends.paint(), backend: () => device?.backend ?? null, recipes: { grounder: grounderRecipe, planner: plannerRecipe }, deviceFault: () => backends.deviceFault() });
   const inspect = createInspectHost({ store: openStore, paint: () => backends.paint(), device: () => device });
   const bench = createBenchHost({ paint: () => backends.paint(), device: () => device, coevo, deviceFault: () => backends.deviceFault() });
+  const offsite = createOffsiteHost({ paint: () => backends.paint(), device: () => device, deviceFault: () => backends.deviceFault() });
 
   // A lost GPU does not come back in this worker; the runs go on on WASM (the same numbers, DESIGN.md), from their last save.
   backends.onDeviceLost?.((reason) => {
@@ -101,6 +103,8 @@ export function createEngine(backends: Backends): EngineApi {
     evaluateRealScreens: (req) => inspect.evaluateRealScreens(req),
     runBench: (options) => bench.run(options),
     benchProgress: async () => bench.progress(),
+    runOffsite: (options) => offsite.run(options),
+    offsiteProgress: async () => offsite.progress(),
 
     async runTinyJob(config, onLosses) {
       if (!device) throw new Error('Choose a backend (useBackend) before training.');

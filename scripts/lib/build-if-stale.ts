@@ -27,7 +27,9 @@ export function staleReason(root: string): string | null {
 /** Runs `npx vite build`; its output is shown only when it fails. */
 export function viteBuild(root: string): Promise<void> {
   return new Promise((ok, fail) => {
-    const child = spawn('npx', ['vite', 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Vite builds for development when NODE_ENV says anything but production (vitest sets it to "test"), and
+    // such a dist runs WASM on one thread (backend.ts defaultThreads): the app is always built for production.
+    const child = spawn('npx', ['vite', 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
     const output: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => output.push(d));
     child.stderr.on('data', (d: Buffer) => output.push(d));

@@ -6,6 +6,8 @@
 import type { CoevoReport } from '../../src/coevo/records';
 import type { CoevoProgress } from '../../src/coevo/runner';
 import type { PretrainCheckpointFile, PretrainOptions, PretrainResult, PretrainStatus } from '../../src/pretrain/baseTypes';
+import type { OffsiteOptions, OffsiteProgress } from '../../src/offsite/jobTypes';
+import type { OffsiteReport } from '../../src/offsite/report';
 
 export interface CoevoDevice {
   backend: string;
@@ -38,4 +40,7 @@ export interface CoevoApi {
   pretrainStatus(): Promise<PretrainStatus>;
   pretrainResult(): Promise<PretrainResult>;
   pretrainCheckpoints(): Promise<PretrainCheckpointFile[]>;
+  /** One offsite comparison; it returns when the comparison is done (poll offsiteProgress meanwhile). */
+  runOffsite(opts: OffsiteOptions): Promise<OffsiteReport>;
+  offsiteProgress(): Promise<OffsiteProgress>;
 }

@@ -24,6 +24,7 @@ import { plannerSftLoss } from '../learn/plannerSft';
 import { plannerSftBatch, type PlannerState } from '../learn/plannerStates';
 import type { Interval } from '../learn/stats';
 import type { Emulator } from './emulator';
+import type { AdapterKind } from './adapters';
 import { runComparison, type OffsiteAgent } from './comparison';
 
 export type RowName = 'zero-shot' | 'emulator fine-tuning' | 'plug-in' | 'full fine-tuning' | 'offsite-tuning emulator fine-tuning' | 'offsite-tuning plug-in';
@@ -96,11 +97,20 @@ export interface OffsiteInputs {
   onProgress?: (phase: string, step: number, total: number) => void;
 }
 
+/** What the data owner sent back after tuning on one emulator: the names are the record that only adapter tensors left. */
+export interface SentBack {
+  kind: AdapterKind;
+  units: string[];
+  tensors: string[];
+  size: number;
+}
+
 export interface EmulatorSummary {
   method: Emulator['method'];
   scale: Scale;
   units: Emulator['units'];
   size: number;
+  adapters: SentBack;
 }
 
 export interface OffsiteComparison {
@@ -146,13 +156,5 @@ export function compareOffsite(i: OffsiteInputs): Promise<OffsiteComparison> {
   });
 }
 
-/** The rows as a Markdown table (report.md, docs); the grounder's rate is click-in-box accuracy and its loss the SFT loss. */
-export function comparisonTable(c: OffsiteComparison, metric = 'exact match', lossUnit = 'nats/token'): string {
-  const pct = (x: number) => (100 * x).toFixed(1);
-  const lines = [`| row | emulator (α, β) | ${metric} | 95% interval | n | loss (${lossUnit}) |`, '|---|---|---|---|---|---|'];
-  for (const r of c.rows) {
-    const scale = r.scale ? `${r.scale.alpha}, ${r.scale.beta}` : '—';
-    lines.push(`| ${r.name} | ${scale} | ${pct(r.exact)}% | ${pct(r.interval.low)}–${pct(r.interval.high)}% | ${r.n} | ${r.loss.toFixed(3)} |`);
-  }
-  return lines.join('\n');
-}
+// The table lives in table.ts, free of tfjs, so that the command line can print it; re-exported for the slow tests.
+export { comparisonTable } from './table';

@@ -18,6 +18,8 @@ import type { Params } from '../models/params';
 import type { GrounderConfig } from '../models/grounder';
 import { grounderBatch, type GrounderBatch, type GrounderExample } from '../models/grounderData';
 import type { Tokenizer } from '../text/tokenizer';
+import type { Screen } from '../world/types';
+import { syntheticScreenImage } from '../models/rasterize';
 import { evalGrounder, type GroundingItem } from '../learn/evalGrounder';
 import { grounderBatchLoss } from './grounderLoss';
 import { runComparison, type OffsiteAgent } from './comparison';
@@ -37,15 +39,19 @@ export interface GrounderOffsiteInputs {
 
 const EVAL_BATCH = 16;
 
-/** The grounder as the comparison sees it: SFT batches, its SFT loss, click-in-box hits of the greedy point. */
-export function grounderAgent(full: Params, cfg: GrounderConfig, tok: Tokenizer): OffsiteAgent<GrounderExample, GroundingItem, GrounderBatch> {
+/**
+ * The grounder as the comparison sees it: SFT batches, its SFT loss, click-in-box hits of the greedy point.
+ * `paint` draws the screens: Node's stand-in rasterizer by default; in the app (npm run offsite) the real
+ * renderer, whose pixels the shipped base grounder was pretrained on.
+ */
+export function grounderAgent(full: Params, cfg: GrounderConfig, tok: Tokenizer, paint: (screen: Screen) => Float32Array = syntheticScreenImage): OffsiteAgent<GrounderExample, GroundingItem, GrounderBatch> {
   return {
     full,
     cfg,
-    batch: (items) => grounderBatch(tok, cfg, items),
+    batch: (items) => grounderBatch(tok, cfg, items, paint),
     lossOf: grounderBatchLoss(cfg),
     hits: async (p, test) => {
-      const e = await evalGrounder(p, cfg, tok, test, { batchSize: EVAL_BATCH });
+      const e = await evalGrounder(p, cfg, tok, test, { batchSize: EVAL_BATCH, paint });
       return { k: e.hits, n: e.n };
     },
     evalBatch: EVAL_BATCH,

@@ -18,7 +18,7 @@ import { plugIn } from './plugin';
 import { adapterTrainer, type OffsiteBatch } from './trainers';
 import { emulatorParams, tuneOnEmulator } from './tune';
 import { modelUnits, sandwich, type OffsiteModelConfig } from './units';
-import type { EmulatorSummary, OffsiteComparison, OffsiteRow, OffsiteSettings, RowName, Scale } from './compare';
+import type { EmulatorSummary, OffsiteComparison, OffsiteRow, OffsiteSettings, RowName, Scale, SentBack } from './compare';
 
 /** What the comparison needs of one agent. */
 export interface OffsiteAgent<Item, Test extends Item, B extends OffsiteBatch> {
@@ -41,8 +41,13 @@ export interface ComparisonInputs<Item, Test extends Item, B extends OffsiteBatc
   privateTrain: readonly Item[];
   privateTest: readonly Test[];
   settings: OffsiteSettings;
-  onProgress?: (phase: string, step: number, total: number) => void;
+  /** After each training step; awaited, so that a caller in a worker can take an event turn (eventTurn.ts) and answer progress polls. */
+  onProgress?: (phase: string, step: number, total: number) => void | Promise<void>;
+  /** Each phase as it starts, evaluations included (they report no steps), so that a progress display can name them; awaited likewise. */
+  onPhase?: (phase: string) => void | Promise<void>;
 }
+
+const sentBack = (a: Adapters): SentBack => ({ kind: a.kind, units: [...a.units], tensors: Object.keys(a.tensors).sort(), size: adapterSize(a) });
 
 /** `size`-item batches in a fixed shuffled order, reshuffled on each pass. */
 function batches<Item, B>(batch: (items: readonly Item[]) => B, items: readonly Item[], size: number, rng: Random): (step: number) => B {
@@ -93,6 +98,7 @@ export async function runComparison<Item, Test extends Item, B extends OffsiteBa
   const { middle } = sandwich(units);
   const seconds: Record<string, number> = {};
   const timed = async <T>(phase: string, f: () => Promise<T>): Promise<T> => {
+    await i.onPhase?.(phase);
     const t0 = performance.now();
     try {
       return await f();
@@ -140,7 +146,7 @@ export async function runComparison<Item, Test extends Item, B extends OffsiteBa
       const next = privateBatches();
       for (let step = 0; step < s.tuneSteps; step++) {
         await trainer.step(next(step));
-        i.onProgress?.('full fine-tuning', step + 1, s.tuneSteps);
+        await i.onProgress?.('full fine-tuning', step + 1, s.tuneSteps);
       }
       trainer.dispose();
     });
@@ -170,13 +176,13 @@ export async function runComparison<Item, Test extends Item, B extends OffsiteBa
     const tuned = await tune(scaleot, `${tag}: tune on the ScaleOT emulator`);
     rows.push(await timed(`${tag}: evaluate emulator fine-tuning`, () => emulatorRow('emulator fine-tuning', scaleot, tuned.adapters)));
     rows.push(await timed(`${tag}: evaluate plug-in`, () => pluggedRow('plug-in', tuned.adapters, scale)));
-    emulators.push({ method: 'scaleot', scale, units: scaleot.units, size: emulatorSize(scaleot) });
+    emulators.push({ method: 'scaleot', scale, units: scaleot.units, size: emulatorSize(scaleot), adapters: sentBack(tuned.adapters) });
     // With nothing dropped the baseline's emulator is ScaleOT's, weight for weight: no rows to add.
     if (offsite.units.some((u) => u.role === 'replaced')) {
       const baseline = await tune(offsite, `${tag}: tune on the Offsite-Tuning emulator`);
       rows.push(await timed(`${tag}: evaluate offsite-tuning emulator`, () => emulatorRow('offsite-tuning emulator fine-tuning', offsite, baseline.adapters)));
       rows.push(await timed(`${tag}: evaluate offsite-tuning plug-in`, () => pluggedRow('offsite-tuning plug-in', baseline.adapters, scale)));
-      emulators.push({ method: 'uniform-drop', scale, units: offsite.units, size: emulatorSize(offsite) });
+      emulators.push({ method: 'uniform-drop', scale, units: offsite.units, size: emulatorSize(offsite), adapters: sentBack(baseline.adapters) });
     }
     adapters = adapterSize(tuned.adapters);
   }

@@ -89,7 +89,8 @@ export interface LayerReplaceOptions<B> {
   lr: number;
   /** Step size η of the score update. */
   scoreLr: number;
-  onProgress?: (p: { step: number; loss: number; scores: readonly number[] }) => void;
+  /** Awaited: a caller in a worker may take an event turn here so that its messages get in. */
+  onProgress?: (p: { step: number; loss: number; scores: readonly number[] }) => void | Promise<void>;
 }
 
 export interface LayerReplaceResult {
@@ -133,7 +134,7 @@ export async function dynamicLayerReplace<B>(o: LayerReplaceOptions<B>): Promise
         scores = reinforce(scores, o.middle, masks, val, o.scoreLr);
         scoreHistory.push([...scores]);
       }
-      o.onProgress?.({ step, loss: losses[losses.length - 1], scores });
+      await o.onProgress?.({ step, loss: losses[losses.length - 1], scores });
     }
   } finally {
     opt.dispose();

@@ -1,9 +1,10 @@
 /**
  * report.json and report.md of one offsite comparison (planner or grounder): what the headless
- * command (planned: `npm run offsite`) and the slow test write. Pure text
- * from the comparison's numbers.
+ * command (`npm run offsite`) and the slow tests write. Pure text from the
+ * comparison's numbers, without tfjs (the command's Node side imports it).
  */
-import { comparisonTable, type OffsiteComparison } from './compare';
+import type { OffsiteComparison } from './compare';
+import { comparisonTable } from './table';
 import { summarise, summaryLines, type ScaleSummary } from './summary';
 
 export interface OffsiteRunInfo {
@@ -13,6 +14,8 @@ export interface OffsiteRunInfo {
   /** Where the private set came from, in words (e.g. "cross-site tasks, seed 77: 20 tuning tasks, 20 test tasks"). */
   privateSet: string;
   wallSeconds: number;
+  /** The command line that made it (npm run offsite adds it; the slow tests have none). */
+  command?: string;
 }
 
 export interface OffsiteReport {
@@ -25,19 +28,26 @@ export function offsiteReport(info: OffsiteRunInfo, comparison: OffsiteCompariso
   return { info, comparison, summary: summarise(comparison) };
 }
 
+/** The rows as a Markdown table in the agent's own terms (exact match, or click-in-box accuracy and the grounder's SFT loss). */
+export function reportTable(r: OffsiteReport): string {
+  return r.info.agent === 'grounder' ? comparisonTable(r.comparison, 'click-in-box accuracy', 'grounder SFT loss') : comparisonTable(r.comparison);
+}
+
 export function offsiteMarkdown(r: OffsiteReport): string {
   const c = r.comparison;
   const emulatorLines = c.emulators.map((e) => {
     const units = e.units.map((u) => `${u.id}: ${u.role}${u.rank !== undefined ? ` (rank ${u.rank})` : ''}${u.score !== undefined ? `, score ${u.score.toFixed(3)}` : ''}`);
-    return `- ${e.method}, α ${e.scale.alpha}, β ${e.scale.beta}: ${e.size.toLocaleString('en-US')} values shipped (${((100 * e.size) / c.fullSize).toFixed(1)}% of the model). ${units.join('; ')}`;
+    const back = `Sent back: ${e.adapters.size.toLocaleString('en-US')} values in ${e.adapters.tensors.length} ${e.adapters.kind} tensors of ${e.adapters.units.join(', ')}`;
+    return `- ${e.method}, α ${e.scale.alpha}, β ${e.scale.beta}: ${e.size.toLocaleString('en-US')} values shipped (${((100 * e.size) / c.fullSize).toFixed(1)}% of the model). ${units.join('; ')}. ${back}.`;
   });
   return [
     `# Offsite tuning: ${r.info.agent}, ${r.info.preset}`,
     '',
     `Private set: ${r.info.privateSet}. Backend ${r.info.backend}; wall ${r.info.wallSeconds.toFixed(0)} s.`,
+    ...(r.info.command ? [`Command: \`${r.info.command}\`.`] : []),
     `Steps: harmonizers and importance ${c.settings.replaceSteps}, tuning ${c.settings.tuneSteps} (batch ${c.settings.batchSize}). Adapters: ${c.settings.lora ? `LoRA rank ${c.settings.lora.rank}, alpha ${c.settings.lora.alpha}, lr ${c.settings.lora.lr}, on every unit the emulator keeps` : 'the end units'}.`,
     '',
-    r.info.agent === 'grounder' ? comparisonTable(c, 'click-in-box accuracy', 'grounder SFT loss') : comparisonTable(c),
+    reportTable(r),
     '',
     '## Per emulator scale',
     '',
@@ -47,6 +57,10 @@ export function offsiteMarkdown(r: OffsiteReport): string {
     '',
     ...emulatorLines,
     `- adapters sent back: ${c.adapterSize.toLocaleString('en-US')} values; the full model has ${c.fullSize.toLocaleString('en-US')}.`,
+    '',
+    '## Seconds per phase',
+    '',
+    ...Object.entries(c.seconds).map(([phase, sec]) => `- ${phase}: ${sec.toFixed(1)}`),
     '',
   ].join('\n');
 }

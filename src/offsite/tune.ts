@@ -21,7 +21,8 @@ export interface TuneOptions {
   clipNorm?: number;
   /** LoRA adapters of this rank and scale instead of the end units' weights. */
   lora?: { rank: number; alpha: number; seed?: number };
-  onProgress?: (p: { step: number; loss: number }) => void;
+  /** Awaited: a caller in a worker may take an event turn here so that its messages get in. */
+  onProgress?: (p: { step: number; loss: number }) => void | Promise<void>;
 }
 
 /** The emulator's weights as variables, end-unit adapters (if given) in place; adapter units trainable, the rest frozen (the caller disposes). */
@@ -60,7 +61,7 @@ export async function tuneOnEmulator(e: Emulator, o: TuneOptions): Promise<{ ada
     for (let step = 0; step < o.steps; step++) {
       const { loss } = await trainer.step(o.batch(step));
       losses.push(loss);
-      o.onProgress?.({ step, loss });
+      await o.onProgress?.({ step, loss });
     }
     if (lora && o.lora) {
       const adapters = checkAdapters({ kind: 'lora', config: e.config, units: carried, tensors: await tensorValues(lora.adapters), lora: { rank: o.lora.rank, alpha: o.lora.alpha } });

@@ -9,8 +9,8 @@ import { deviceLabel } from '../../workers/deviceLabel';
 import type { PretrainCheckpointFile, PretrainOptions, PretrainResult, PretrainStatus } from '../pretrain/baseTypes';
 import { startBenchProbe } from './benchProbe';
 import type { BenchOptions, BenchProgress, MainThreadBench, WorkerBench } from '../bench/types';
-import type { CoevoControl, CoevoProgress, CoevoReport, CoevoStartOptions, GroundImageAnswer, GroundImageRequest, ModelChoice, RealScreensAnswer, RunRecord, StepCheckOptions, StepCheckResult } from '../../workers/api';
 import type { RealPage, RealSplit, RenderedPage } from '../realScreens/types';
+import type { CoevoControl, CoevoProgress, CoevoReport, CoevoStartOptions, GroundImageAnswer, GroundImageRequest, ModelChoice, OffsiteOptions, OffsiteProgress, OffsiteReport, RealScreensAnswer, RunRecord, StepCheckOptions, StepCheckResult } from '../../workers/api';
 
 export interface CoevoAutomation {
   /** The backend and adapter, once the page has chosen them. */
@@ -40,6 +40,9 @@ export interface CoevoAutomation {
   evaluateRealScreens(options?: { pages?: number; model?: Omit<ModelChoice, 'which'> }): Promise<RealScreensAnswer>;
   /** The Playground's own-screenshot grounding (tests measure and calibrate it without the UI). */
   groundImage(req: GroundImageRequest): Promise<GroundImageAnswer>;
+  /** One offsite comparison in the worker (npm run offsite). */
+  runOffsite(options: OffsiteOptions): Promise<OffsiteReport>;
+  offsiteProgress(): Promise<OffsiteProgress>;
 }
 
 declare global {
@@ -91,5 +94,7 @@ export function installAutomation(): void {
       await deviceReady;
       return engine.groundImage(req);
     },
+    runOffsite: (options) => engine.runOffsite(options),
+    offsiteProgress: () => engine.offsiteProgress(),
   };
 }

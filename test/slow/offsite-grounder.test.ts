@@ -33,25 +33,26 @@ import { comparisonTable, DEFAULT_OFFSITE, type OffsiteSettings } from '../../sr
 import { compareGrounderOffsite } from '../../src/offsite/compareGrounder';
 import { grounderPrivateSet, grounderPublicExamples } from '../../src/offsite/grounderPrivateSet';
 import { offsiteMarkdown, offsiteReport } from '../../src/offsite/report';
+import { OFFSITE_DEFAULTS } from '../../src/offsite/jobTypes';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
   await tf.ready();
 });
 
-// The default size fits about 6 minutes; a larger run: OFFSITE_TASKS=40 OFFSITE_TUNE_STEPS=30 OFFSITE_REPLACE_STEPS=24 (docs/offsite.md).
+// The defaults are npm run offsite's (OFFSITE_DEFAULTS.grounder); the default size fits about 6 minutes; a larger run: OFFSITE_TASKS=40 OFFSITE_TUNE_STEPS=30 OFFSITE_REPLACE_STEPS=24 (docs/offsite.md).
 const env = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 const SETTINGS: OffsiteSettings = {
   ...DEFAULT_OFFSITE,
-  replaceSteps: env('OFFSITE_REPLACE_STEPS', 16),
-  tuneSteps: env('OFFSITE_TUNE_STEPS', 24),
-  batchSize: 8,
+  replaceSteps: env('OFFSITE_REPLACE_STEPS', OFFSITE_DEFAULTS.grounder.replaceSteps),
+  tuneSteps: env('OFFSITE_TUNE_STEPS', OFFSITE_DEFAULTS.grounder.tuneSteps),
+  batchSize: OFFSITE_DEFAULTS.grounder.batchSize,
   // The grounder's own SFT rate (learn-grounder-sft); the planner's 1e-3 barely moves it in 30 steps.
-  tuneLr: env('OFFSITE_TUNE_LR', 3e-3),
+  tuneLr: env('OFFSITE_TUNE_LR', OFFSITE_DEFAULTS.grounder.tuneLr),
   ...(process.env.OFFSITE_LORA ? { lora: { rank: env('OFFSITE_LORA', 4), alpha: 2 * env('OFFSITE_LORA', 4), lr: env('OFFSITE_LORA_LR', 5e-3) } } : {}),
 };
 /** Tasks per held-out split (cross-site and cross-domain), half of all of them for the test. */
-const TASKS = env('OFFSITE_TASKS', 30);
+const TASKS = env('OFFSITE_TASKS', OFFSITE_DEFAULTS.grounder.tasks);
 
 describe('offsite tuning, grounder, tiny base', () => {
   it('all rows on the private held-out items; tuning lowers the private loss in M', async () => {
@@ -66,7 +67,7 @@ describe('offsite tuning, grounder, tiny base', () => {
       full: params,
       cfg,
       tok: defaultTokenizer(),
-      publicExamples: grounderPublicExamples(77, 200),
+      publicExamples: grounderPublicExamples(77, OFFSITE_DEFAULTS.grounder.publicItems),
       privateTrain: priv.train,
       privateTest: priv.test,
       settings: SETTINGS,

@@ -32,26 +32,27 @@ import { defaultTokenizer } from '../../src/text/vocab';
 import { compareOffsite, comparisonTable, DEFAULT_OFFSITE, type OffsiteSettings } from '../../src/offsite/compare';
 import { plannerPrivateSet, plannerPublicStates } from '../../src/offsite/privateSet';
 import { offsiteMarkdown, offsiteReport } from '../../src/offsite/report';
+import { OFFSITE_DEFAULTS } from '../../src/offsite/jobTypes';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
   await tf.ready();
 });
 
-// A larger run: OFFSITE_TASKS=60 OFFSITE_TEST_STATES=96 OFFSITE_TUNE_STEPS=60 OFFSITE_REPLACE_STEPS=40 (docs/offsite.md).
+// The defaults are npm run offsite's (OFFSITE_DEFAULTS.planner), so that the command reproduces this test. A larger run: OFFSITE_TASKS=60 OFFSITE_TEST_STATES=96 OFFSITE_TUNE_STEPS=60 OFFSITE_REPLACE_STEPS=40 (docs/offsite.md).
 const env = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 // OFFSITE_LORA=r: LoRA of rank r (alpha 2r, lr OFFSITE_LORA_LR or 5e-3) on every unit the emulator keeps, instead of the end units' weights.
 const SETTINGS: OffsiteSettings = {
   ...DEFAULT_OFFSITE,
-  replaceSteps: env('OFFSITE_REPLACE_STEPS', 24),
-  tuneSteps: env('OFFSITE_TUNE_STEPS', 30),
-  batchSize: 8,
+  replaceSteps: env('OFFSITE_REPLACE_STEPS', OFFSITE_DEFAULTS.planner.replaceSteps),
+  tuneSteps: env('OFFSITE_TUNE_STEPS', OFFSITE_DEFAULTS.planner.tuneSteps),
+  batchSize: OFFSITE_DEFAULTS.planner.batchSize,
   rlEvery: 4,
   candidates: 4,
   ...(process.env.OFFSITE_LORA ? { lora: { rank: env('OFFSITE_LORA', 4), alpha: 2 * env('OFFSITE_LORA', 4), lr: env('OFFSITE_LORA_LR', 5e-3) } } : {}),
 };
-const TASKS = env('OFFSITE_TASKS', 40);
-const TEST_STATES = env('OFFSITE_TEST_STATES', 48);
+const TASKS = env('OFFSITE_TASKS', OFFSITE_DEFAULTS.planner.tasks);
+const TEST_STATES = env('OFFSITE_TEST_STATES', OFFSITE_DEFAULTS.planner.testStates ?? Infinity);
 
 describe('offsite tuning, planner, tiny base', () => {
   it('all rows on the private held-out states; tuning lowers the private loss in M', async () => {
@@ -65,7 +66,7 @@ describe('offsite tuning, planner, tiny base', () => {
       full: params,
       cfg,
       tok: defaultTokenizer(),
-      publicStates: plannerPublicStates(77, 300),
+      publicStates: plannerPublicStates(77, OFFSITE_DEFAULTS.planner.publicItems),
       privateTrain: priv.train,
       privateTest: priv.test,
       settings: SETTINGS,
@@ -85,7 +86,7 @@ describe('offsite tuning, planner, tiny base', () => {
     console.log(`score history: ${JSON.stringify(c.scoreHistory.map((s) => s.map((x) => +x.toFixed(3))))}`);
     console.log(`seconds: ${JSON.stringify(Object.fromEntries(Object.entries(c.seconds).map(([k, v]) => [k, +v.toFixed(1)])))}`);
     const report = offsiteReport({ agent: 'planner', preset: 'tiny', backend: 'wasm (Node)', privateSet: `cross-site tasks, seed 77: ${priv.trainTasks} tuning tasks (${priv.train.length} states), ${priv.testTasks} test tasks (${priv.test.length} states)`, wallSeconds: wall }, c);
-    // Beside the printed table, the files the planned `npm run offsite` would write.
+    // Beside the printed table, the files `npm run offsite` writes (report.ts), from Node.
     const dir = join(tmpdir(), 'coevo-offsite');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'report.json'), JSON.stringify(report, null, 2));
