@@ -81,7 +81,8 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend,
     const suite = realSuite ? await realSuite() : null;
     if (suite) {
       onProgress({ stage: 'real-screen suite', step: 0, steps: suite.length, loss: null });
-      figures.push(...realSuiteFigures(await evalRealScreens(params, cfg, tok, suite)));
+      const onPage = (step: number, steps: number) => onProgress({ stage: 'real-screen suite', step, steps, loss: null });
+      figures.push(...realSuiteFigures(await evalRealScreens(params, cfg, tok, suite, onPage)));
     }
     return { bytes: from ?? (await exportCheckpoint(params, cfg)), parameters: countParams(params), steps, figures, ...(data ? { data } : {}) };
   } finally {
