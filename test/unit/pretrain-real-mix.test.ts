@@ -25,6 +25,8 @@ import type { LoopState } from '../../src/pretrain/loopState';
 import { checkPretrainOptions } from '../../workers/pretrainHost';
 import { parsePretrainArgs } from '../../scripts/lib/pretrain-args';
 import type { Paint } from '../../src/learn/stepCheck';
+import { realSuiteFigures } from '../../src/pretrain/realFigures';
+import { realScreenFigures } from '../../src/realScreens/score';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -167,5 +169,25 @@ describe('the knob', () => {
     expect(() => checkPretrainOptions({ ...o, realShare: Number.NaN })).toThrow(/realShare must be/);
     expect(() => checkPretrainOptions({ ...o, models: ['planner'], realShare: 0.3 })).toThrow(/does not train the grounder/);
     expect(() => checkPretrainOptions({ ...o, measure: { grounder: 'AA==' }, realShare: 0.3 })).toThrow(/trains nothing/);
+  });
+});
+
+describe("the manifest's real-screen rows", () => {
+  it('a row per style, per look and over all pages, each with n, Wilson interval and chance', () => {
+    const g = (style: 'text' | 'icon', hit: boolean) => ({
+      pageId: 'rs-held-out-1000000', look: 'plain' as const, pattern: 'form' as const, style, instruction: 'x', box: { x: 10, y: 10, w: 10, h: 10 },
+      point: hit ? { x: 15, y: 15 } : { x: 100, y: 100 }, chanceControls: 0.25, chanceArea: 0.01,
+    });
+    const rows = realSuiteFigures(realScreenFigures([g('text', true), g('text', false), g('icon', true)]));
+    expect(rows.map((r) => r.name)).toEqual([
+      'real screens: click-in-box, text style',
+      'real screens: click-in-box, icon style',
+      'real screens: click-in-box, plain look',
+      'real screens: click-in-box, all (1 page)',
+    ]);
+    expect(rows[0]).toMatchObject({ model: 'grounder', value: 0.5, chance: 0.25, n: 2 });
+    expect(rows[0].low).toBeGreaterThan(0);
+    expect(rows[0].high).toBeLessThan(1);
+    expect(rows[3]).toMatchObject({ value: 2 / 3, n: 3 });
   });
 });
