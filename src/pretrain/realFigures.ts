@@ -18,6 +18,6 @@ export function realSuiteFigures(f: RealScreenFigures): BaseFigure[] {
   return [
     ...Object.entries(f.byStyle).map(([style, g]) => row(`${style} style`, g as RealFigure)),
     ...Object.entries(f.byLook).map(([look, g]) => row(`${look} look`, g as RealFigure)),
-    row(`all (${f.pages} page${f.pages === 1 ? "" : "s"})`, f.overall),
+    row(`all (${f.pages} page${f.pages === 1 ? '' : 's'})`, f.overall),
   ];
 }
