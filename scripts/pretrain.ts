@@ -8,7 +8,7 @@
  */
 import { relative } from 'node:path';
 import { argsOrExit, builtApp, failed, runMain, stderrPrinter } from './lib/cli';
-import { figureTable, runPretrain } from './lib/pretrain-run';
+import { dataMixLines, figureTable, runPretrain } from './lib/pretrain-run';
 import { PRETRAIN_HELP, parsePretrainArgs } from './lib/pretrain-args';
 import { formatDuration } from './lib/progress';
 
@@ -19,6 +19,7 @@ async function main(): Promise<number> {
   try {
     const { manifest, written, wallSeconds } = await runPretrain(args, { serve: builtApp(printer), printer });
     console.log(figureTable(manifest));
+    for (const line of dataMixLines(manifest)) console.log(line);
     console.log(`\nwall time ${formatDuration(wallSeconds * 1000)} on ${manifest.backend}; wrote`);
     for (const p of written) console.log(`  ${relative(process.cwd(), p)}`);
     return 0;

@@ -20,6 +20,7 @@ import type { GroundImageResult } from '../src/ownScreen/groundImage';
 import type { ScaleChoice } from '../src/ownScreen/tiles';
 import type { OffsiteOptions, OffsiteProgress } from '../src/offsite/jobTypes';
 import type { OffsiteReport } from '../src/offsite/report';
+import type { RenderedPage } from '../src/realScreens/types';
 
 export type { BenchOptions, BenchProgress, WorkerBench };
 export type { OffsiteOptions, OffsiteProgress, OffsiteReport };
@@ -126,7 +127,7 @@ export interface RealScreensRequest {
 
 export type RealScreensAnswer = RealScreenEval & { model: InspectModel };
 
-export type { GroundOnceResult, AgentStepResult, TakenStep, RealScreenInput };
+export type { GroundOnceResult, AgentStepResult, TakenStep, RealScreenInput, RenderedPage };
 
 export interface EngineApi {
   probeWebGpu(): Promise<WebGpuProbe>;
@@ -145,6 +146,12 @@ export interface EngineApi {
    * (`real/...` metrics); without it they skip those metrics and say so.
    */
   provideRealScreens(render: () => Promise<RealScreenInput[]>): Promise<void>;
+  /**
+   * Registers how the page draws TRAINING fixture pages by seed (seeds below
+   * 1,000,000 only; the page refuses others), for the grounder pretraining's
+   * real-DOM mix (`realShare`); without it a job asking for a mix fails.
+   */
+  provideTrainingPages(render: (seeds: number[]) => Promise<RenderedPage[]>): Promise<void>;
   /** Validates the config (a bad value rejects with the field named; nothing starts) and starts a co-evolution run. */
   startCoevo(options: CoevoStartOptions): Promise<{ runId: string }>;
   /** Drives a run; a stored run is resumed at its last committed phase (throws if another tab drives it). */

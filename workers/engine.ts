@@ -15,6 +15,7 @@ import { createInspectHost } from './inspectHost';
 import { createBenchHost } from './benchHost';
 import { createRealScreenSource } from './realScreenSource';
 import { createOffsiteHost } from './offsiteHost';
+import type { RealPageRenderer } from '../src/pretrain/realPool';
 import * as Comlink from 'comlink';
 
 interface Backends {
@@ -38,10 +39,15 @@ export function createEngine(backends: Backends): EngineApi {
   let store: Promise<Store> | null = null;
   const openStore = () => (store ??= Store.open());
   const realScreens = createRealScreenSource();
+  // How the page draws training pages for the pretraining's real-DOM mix; kept as given (each job draws its own pages once).
+  let trainingPages: RealPageRenderer | null = null;
   const coevo = createCoevoHost({
     store: openStore, paint: () => backends.paint(), screenImages: () => backends.screenImages(), device: () => device, deviceFault: () => backends.deviceFault(), realScreens: realScreens.get,
   });
-  const pretrain = createPretrainHost({ paint: () => backends.paint(), backend: () => device?.backend ?? null, recipes: { grounder: grounderRecipe, planner: plannerRecipe }, deviceFault: () => backends.deviceFault() });
+  const pretrain = createPretrainHost({
+    paint: () => backends.paint(), backend: () => device?.backend ?? null, recipes: { grounder: grounderRecipe, planner: plannerRecipe }, deviceFault: () => backends.deviceFault(),
+    realPages: () => trainingPages, realSuite: realScreens.get,
+  });
   const inspect = createInspectHost({ store: openStore, paint: () => backends.paint(), device: () => device });
   const bench = createBenchHost({ paint: () => backends.paint(), device: () => device, coevo, deviceFault: () => backends.deviceFault() });
   const offsite = createOffsiteHost({ paint: () => backends.paint(), device: () => device, deviceFault: () => backends.deviceFault() });
@@ -72,6 +78,9 @@ export function createEngine(backends: Backends): EngineApi {
 
     async provideRealScreens(render) {
       realScreens.provide(render);
+    },
+    async provideTrainingPages(render) {
+      trainingPages = (seeds) => render([...seeds]);
     },
     startCoevo: (o) => coevo.start(o),
     controlCoevo: (runId, action) => coevo.control(runId, action),

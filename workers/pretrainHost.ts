@@ -9,6 +9,8 @@ import type { BaseRecipe } from '../src/pretrain/recipeTypes';
 import type { BaseManifest, BaseModelName, PretrainCheckpointFile, PretrainOptions, PretrainResult, PretrainStatus } from '../src/pretrain/baseTypes';
 import { baseFileName } from '../src/pretrain/baseTypes';
 import { resumeFileName } from '../src/pretrain/resumeKey';
+import type { RealPageRenderer } from '../src/pretrain/realPool';
+import type { RealScreenInput } from '../src/realScreens/suiteInput';
 
 interface PretrainDeps {
   paint: () => Promise<Paint>;
@@ -17,6 +19,10 @@ interface PretrainDeps {
   now?: () => number;
   /** The first error the GPU reported (a kernel that failed to compile computes garbage), or null. */
   deviceFault?: () => string | null;
+  /** Draws real training pages in the page, or null where no page registered a renderer (then realShare > 0 fails). */
+  realPages?: () => RealPageRenderer | null;
+  /** The held-out real-screen suite from the page, or null without one (then the manifest has no real-screen rows). */
+  realSuite?: () => Promise<RealScreenInput[] | null>;
 }
 
 const IDLE: PretrainStatus = { state: 'idle', model: null, stage: '', step: 0, steps: 0, loss: null, etaMs: null };
@@ -45,6 +51,11 @@ export function checkPretrainOptions(o: PretrainOptions): void {
   const resumed = Object.keys(o.resume ?? {});
   if (resumed.some((m) => !o.models.includes(m as BaseModelName))) throw new Error(`resume may only hold checkpoints of the listed models (${o.models.join(', ')}); got ${resumed.join(', ')}.`);
   if (resumed.some((m) => measured.includes(m))) throw new Error('A model is either measured (which trains nothing) or resumed, not both.');
+  if (o.realShare !== undefined) {
+    if (typeof o.realShare !== 'number' || !(o.realShare >= 0 && o.realShare <= 1)) throw new Error(`realShare must be a number with 0 ≤ realShare ≤ 1 (the share of the grounder's examples from real-DOM pages); got ${o.realShare}.`);
+    if (o.realShare > 0 && !o.models.includes('grounder')) throw new Error('realShare mixes real-DOM pages into the grounder\'s pretraining; this job does not train the grounder.');
+    if (o.realShare > 0 && o.measure?.grounder !== undefined) throw new Error('realShare applies to training; a measured grounder trains nothing.');
+  }
   for (const [m, every] of Object.entries(o.checkpointEvery ?? {})) {
     if (!Number.isSafeInteger(every) || every < 0) throw new Error(`checkpointEvery.${m} must be an integer ≥ 0 (0: no checkpoints); got ${every}.`);
   }
@@ -79,6 +90,9 @@ export function createPretrainHost(deps: PretrainDeps) {
         paint,
         from: from === undefined ? undefined : fromBase64(from, `The base ${model} to measure`),
         resume: resume === undefined ? undefined : fromBase64(resume, `The ${model} checkpoint to resume`),
+        realShare: o.realShare ?? 0,
+        realPages: deps.realPages?.() ?? null,
+        realSuite: deps.realSuite,
         checkpoints:
           every > 0
             ? {
@@ -101,7 +115,7 @@ export function createPretrainHost(deps: PretrainDeps) {
       files.push({ name: file, base64: base64(trained.bytes) });
       manifest.models.push({
         model, file, bytes: trained.bytes.length, parameters: trained.parameters, steps: trained.steps, wallSeconds: Math.round((now() - t0) / 100) / 10,
-        seed: manifest.seed, backend, scale: o.scale, createdAt: manifest.createdAt,
+        seed: manifest.seed, backend, scale: o.scale, createdAt: manifest.createdAt, ...(trained.data ? { data: trained.data } : {}),
       });
       manifest.figures.push(...trained.figures);
       const fault = deps.deviceFault?.() ?? null;

@@ -21,6 +21,8 @@ export interface PretrainArgs {
   resume: string | null;
   /** Training steps between two checkpoints for every model, or null for each model's own (CHECKPOINT_EVERY); 0: none. */
   checkpointEvery: number | null;
+  /** Share of the grounder's pretraining examples from real-DOM training pages, 0 ≤ x ≤ 1 (0: the world's screens only). */
+  realShare: number;
 }
 
 export type ParsedPretrainArgs = { help: true } | { help: false; args: PretrainArgs };
@@ -46,6 +48,10 @@ usage: npm run pretrain -- [options]
                     <preset>-<model>.resume.safetensors (weights, Adam state, steps done), replaced
                     atomically; removed once the run has written its models (default: every 25
                     grounder steps and every 50 planner steps; 0: none)
+  --real-share X    mix real-DOM fixture pages (HTML/CSS laid out and drawn by the browser; training
+                    seeds only, never the held-out suite) into the grounder's pretraining: a share X
+                    of its examples, 0 ≤ X ≤ 1 (default 0: the world's screens only); the manifest
+                    records the examples per source
   --resume DIR      continue an interrupted run from its checkpoints in DIR (--out defaults to DIR):
                     with the same --preset, --seed, --scale, --backend and recipe it writes the same
                     safetensors files, byte for byte, as a run that was never interrupted; another
@@ -54,7 +60,7 @@ usage: npm run pretrain -- [options]
 
 Exit status: 0 done, 1 training or the browser failed, 2 bad arguments.`;
 
-const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure', 'resume', 'checkpoint-every'] as const;
+const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure', 'resume', 'checkpoint-every', 'real-share'] as const;
 
 export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
@@ -73,6 +79,11 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   const resume = given.get('resume') ?? null;
   if (measure !== null && resume !== null) throw new UsageError('--measure trains nothing, so there is nothing to --resume; give one of them.');
   const everyRaw = given.get('checkpoint-every');
+  const shareRaw = given.get('real-share') ?? '0';
+  const realShare = shareRaw.trim() === '' ? NaN : Number(shareRaw);
+  if (!(realShare >= 0 && realShare <= 1)) throw new UsageError(`--real-share must be a number with 0 ≤ X ≤ 1 (the share of the grounder's examples from real-DOM pages), got "${shareRaw}".`);
+  if (realShare > 0 && only === 'planner') throw new UsageError('--real-share mixes real pages into the grounder\'s pretraining; --only planner does not train it.');
+  if (realShare > 0 && measure !== null) throw new UsageError('--measure trains nothing, so there is nothing to mix --real-share into; give one of them.');
   return {
     help: false,
     args: {
@@ -86,6 +97,7 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
       measure,
       resume,
       checkpointEvery: everyRaw === undefined ? null : nonNegativeInteger('checkpoint-every', everyRaw),
+      realShare,
     },
   };
 }

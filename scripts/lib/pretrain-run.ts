@@ -27,6 +27,16 @@ export function pretrainLine(s: PretrainStatus, elapsedMs: number): string {
 }
 
 /** The figures of a manifest as an aligned text table. */
+/** One line per model that says what it trained on, by source (issue 30's mix); none for entries without a count. */
+export function dataMixLines(m: BaseManifest): string[] {
+  return m.models.flatMap((e) => {
+    if (!e.data) return [];
+    const { world, 'real-dom': real } = e.data.examples;
+    const share = world + real > 0 ? ((100 * real) / (world + real)).toFixed(1) : '0.0';
+    return [`${e.model} data: ${world} world examples, ${real} real-dom examples (${share}%; asked ${e.data.realShare}) from ${e.data.realPages} real training pages`];
+  });
+}
+
 export function figureTable(m: BaseManifest): string {
   const pc = (x: number) => (100 * x).toFixed(1);
   const rows = m.figures.map((f) => [
@@ -106,6 +116,7 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
       models: args.models,
       scale: args.scale,
       checkpointEvery: every,
+      ...(args.realShare > 0 ? { realShare: args.realShare } : {}),
       ...(measure ? { measure } : {}),
       ...(resumption ? { resume: resumption.files } : {}),
     });

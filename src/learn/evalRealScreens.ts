@@ -30,14 +30,21 @@ function checkedCanvas(s: RealScreenInput): Float32Array {
   return canvasFromRgba(s.rgba, width, height);
 }
 
-export async function evalRealScreens(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer, screens: readonly RealScreenInput[]): Promise<RealScreenEval> {
+export async function evalRealScreens(
+  params: ParamMap,
+  cfg: GrounderConfig,
+  tok: Tokenizer,
+  screens: readonly RealScreenInput[],
+  onPage?: (done: number, pages: number) => void,
+): Promise<RealScreenEval> {
   const groundings: RealGrounding[] = [];
-  for (const s of screens) {
+  for (const [i, s] of screens.entries()) {
     const image = checkedCanvas(s);
     for (const q of s.queries) {
       const r = await groundOnce(params, cfg, tok, { image, platform: 'web', instruction: q.instruction });
       groundings.push({ ...q, point: { x: r.greedy.x, y: r.greedy.y } });
     }
+    onPage?.(i + 1, screens.length);
   }
   return { ...realScreenFigures(groundings), groundings };
 }

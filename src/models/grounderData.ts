@@ -20,7 +20,13 @@ import { instructionArrays, instructionTensors, setInstruction, type Instruction
 import { syntheticScreenImage } from './rasterize';
 import * as tf from './tf';
 
+/** Where an example's screen came from: the world's Canvas renderer, or a fixture page the browser laid out and drew (src/realScreens). */
+export type ExampleSource = 'world' | 'real-dom';
+export const EXAMPLE_SOURCES: readonly ExampleSource[] = ['world', 'real-dom'];
+
 export interface GrounderExample {
+  /** Absent on examples made before sources were recorded: those are the world's. */
+  source?: ExampleSource;
   taskId: string;
   stepIndex: number;
   screen: Screen;

@@ -28,6 +28,12 @@ export interface PretrainOptions {
   checkpointEvery?: Partial<Record<BaseModelName, number>>;
   /** Base64 resume files (`npm run pretrain --resume`) to continue from, per model; the others start afresh. */
   resume?: Partial<Record<BaseModelName, string>>;
+  /**
+   * Share of the grounder's pretraining examples drawn from real-DOM
+   * training pages the page renders (issue 30; `--real-share`), 0 ≤ x ≤ 1;
+   * absent or 0: the world's screens only, as the shipped recipe.
+   */
+  realShare?: number;
 }
 
 /** A model's latest resumable checkpoint, as the job hands it to `npm run pretrain` to keep. */
@@ -96,6 +102,17 @@ export interface BaseModelEntry {
   /** When its figures were last measured again without training (`npm run pretrain -- --measure`), and on which backend. */
   measuredAt?: string;
   measuredOn?: string;
+  /** What it trained on, by source (the grounder's; absent in manifests written before sources were counted). */
+  data?: BaseDataMix;
+}
+
+/** A pretraining's data mix: examples per source ('world': the Canvas renderer's screens; 'real-dom': fixture pages the browser drew). */
+export interface BaseDataMix {
+  examples: { world: number; 'real-dom': number };
+  /** The share of real-DOM examples asked for (`--real-share`). */
+  realShare: number;
+  /** Training pages in the real-DOM pool (seeds below 1,000,000; the held-out suite is never drawn). */
+  realPages: number;
 }
 
 /** An entry with the run that made it spelled out, from its manifest where the entry does not say. */

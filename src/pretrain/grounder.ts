@@ -22,13 +22,19 @@
  * rate). Painter-agnostic: every label comes from the layout, the pixels
  * from `paint` (syntheticScreenImage in Node, the Canvas renderer in the
  * browser worker).
+ *
+ * Real-DOM pages (issue 30, `real`): a share of each step's screens can be
+ * training fixture pages the browser drew (realPool.ts), with their pixels
+ * ready-made and their own instructions. They train parsing and grounding
+ * only: the reading labels come from the world's layout and painter (every
+ * text run, every glyph drawn), which a page's DOM does not give.
  */
 import * as tf from '../models/tf';
 import { eventTurn } from '../learn/eventTurn';
 import { GLYPH_POSITIONS, GRID_CELLS, IMAGE_FLOATS, CANVAS_HEIGHT, CANVAS_WIDTH, validCells } from '../models/canvas';
 import { maskOf, oneHotFloat } from '../models/dtype';
 import { encodeScreens, groundOnScreens, type GrounderConfig } from '../models/grounder';
-import type { GrounderExample } from '../models/grounderData';
+import type { ExampleSource, GrounderExample } from '../models/grounderData';
 import { instructionArrays, instructionTensors, setInstruction, type InstructionArrays } from '../models/instructionBatch';
 import type { Params } from '../models/params';
 import { safeLog } from '../models/readLayers';
@@ -38,10 +44,11 @@ import type { Paint } from '../learn/stepCheck';
 import type { Tokenizer } from '../text/tokenizer';
 import { cellLabels, COLOR_CLASSES, glyphLabels, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES } from '../world/cellLabels';
 import type { Glyph } from '../world/render/painter';
-import type { RefStyle } from '../world/types';
+import type { RefStyle, Screen } from '../world/types';
 import { captureLoop, isCheckpointStep, mustReplay, restoreWeights, type Resumable } from './loopState';
 import { restoreOptimizer } from '../models/optimizerState';
 import { busyness, instructionLabels, styleOrder, trainingScreens, writeExample, type PoolScreen } from './grounderScreens';
+import { drawRealExamples, realScreensInStep, type RealPoolScreen } from './realPool';
 
 export type GrounderStage = 'read' | 'easy' | 'full' | 'anneal';
 
@@ -56,6 +63,8 @@ export interface GrounderPretrainOptions {
   lr?: number;
   /** Training screens drawn up front (default: enough that a screen recurs about every 3 visits, 200 to 2,000). */
   screens?: number;
+  /** Real-DOM training pages to mix in: `share` of every step's examples (0 ≤ share ≤ 1) come from `pages`. */
+  real?: { share: number; pages: readonly RealPoolScreen[] };
 }
 
 export interface GrounderPretrainProgress {
@@ -77,6 +86,8 @@ export interface GrounderLoopRecord {
   totals: StageTotals[];
   losses: number[];
   wallMs: number;
+  /** Examples trained on per source so far (absent in checkpoints made before sources were counted). */
+  examples?: Record<ExampleSource, number>;
 }
 
 export interface GrounderPretrainReport {
@@ -87,6 +98,8 @@ export interface GrounderPretrainReport {
   stages: { stage: GrounderStage; steps: number; loss: number; read: number; parse: number; ground: number }[];
   /** Mean total loss of the last 10% of steps. */
   finalLoss: number;
+  /** The data mix: examples trained on per source (a resumed run's include those before its checkpoint), the share asked for, the real pages in the pool. */
+  data: { examples: Record<ExampleSource, number>; realShare: number; realPages: number };
 }
 
 interface StagePlan {
@@ -105,9 +118,16 @@ const PLAN: readonly StagePlan[] = [
   { stage: 'anneal', until: 1, lrScale: 0.2, easy: false, weights: { read: 0.5, parse: 0.5, ground: 1 }, styles: {} },
 ];
 
+/** A screen of a step: its pixels are painted from the layout (the world's) or come ready-made (a real page's). */
+interface BatchScreen {
+  screen: Screen;
+  source: ExampleSource;
+  image?: Float32Array;
+}
+
 /** One step's material: S screens and perScreen examples on each, in screen order. */
 interface PretrainBatch {
-  screens: PoolScreen[];
+  screens: BatchScreen[];
   examples: GrounderExample[];
 }
 
@@ -118,19 +138,33 @@ function drawBatch(rng: Random, pool: readonly PoolScreen[], screens: number, pe
     const examples: GrounderExample[] = [];
     for (let tries = 0; examples.length < perScreen && tries < perScreen * 4; tries++) {
       const e = writeExample(rng, s, rng.pick(s.targets), styleOrder(rng, styles));
-      if (e) examples.push(e);
+      if (e) examples.push({ ...e, source: 'world' });
     }
     if (examples.length < perScreen) continue;
-    out.screens.push(s);
+    out.screens.push({ screen: s.screen, source: 'world' });
     out.examples.push(...examples);
   }
   if (out.screens.length < screens) throw new Error('grounder pretraining: too few screens can be described; draw more screens');
   return out;
 }
 
+/** A step's real pages, after its world screens (the losses are means over the batch, so the order does not matter). */
+function addRealScreens(out: PretrainBatch, rng: Random, pool: readonly RealPoolScreen[], count: number, perScreen: number): PretrainBatch {
+  for (let i = 0; i < count; i++) {
+    const s = rng.pick(pool);
+    out.screens.push({ screen: s.screen, source: 'real-dom', image: s.image });
+    out.examples.push(...drawRealExamples(rng, s, perScreen));
+  }
+  return out;
+}
+
 interface HostBatch extends InstructionArrays {
   images: Float32Array;
   screenValid: Float32Array;
+  /** screenValid on the screens whose reading labels are known (the world's), 0 on real pages. */
+  readValid: Float32Array;
+  /** 1 at every glyph position of a world screen, 0 on real pages (no painter reports their glyphs). */
+  glyphValid: Float32Array;
   valid: Float32Array;
   letters: Float32Array;
   hasText: Float32Array;
@@ -155,6 +189,8 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
     ...instructionArrays(n, cfg),
     images: new Float32Array(s * IMAGE_FLOATS),
     screenValid: new Float32Array(s * GRID_CELLS),
+    readValid: new Float32Array(s * GRID_CELLS),
+    glyphValid: new Float32Array(cfg.glyphs ? s * GLYPH_POSITIONS : 0),
     valid: new Float32Array(n * GRID_CELLS),
     letters: new Float32Array(s * GRID_CELLS * LETTER_CLASSES),
     glyphs: new Int32Array(cfg.glyphs ? s * GLYPH_POSITIONS : 0),
@@ -170,10 +206,20 @@ function hostBatch(tok: Tokenizer, cfg: GrounderConfig, b: PretrainBatch, paint:
     offsetTarget: new Float32Array(n * GRID_CELLS * 2),
   };
   b.screens.forEach((ps, i) => {
+    const valid = validCells(ps.screen.platform);
+    h.screenValid.set(valid, i * GRID_CELLS);
+    if (ps.image) {
+      // A real page: its pixels as the browser drew them; no reading labels (left 0, and masked out by readValid and glyphValid).
+      h.images.set(ps.image, i * IMAGE_FLOATS);
+      return;
+    }
     const drawn: Glyph[] = [];
     h.images.set(cfg.glyphs ? paint(ps.screen, drawn) : paint(ps.screen), i * IMAGE_FLOATS);
-    if (cfg.glyphs) h.glyphs.set(glyphLabels(drawn), i * GLYPH_POSITIONS);
-    h.screenValid.set(validCells(ps.screen.platform), i * GRID_CELLS);
+    if (cfg.glyphs) {
+      h.glyphs.set(glyphLabels(drawn), i * GLYPH_POSITIONS);
+      h.glyphValid.fill(1, i * GLYPH_POSITIONS, (i + 1) * GLYPH_POSITIONS);
+    }
+    h.readValid.set(valid, i * GRID_CELLS);
     const lab = cellLabels(ps.screen);
     h.letters.set(lab.letters, i * GRID_CELLS * LETTER_CLASSES);
     h.hasText.set(lab.hasText, i * GRID_CELLS);
@@ -256,14 +302,24 @@ export async function pretrainGrounder(
   const draws = rng.fork('batches');
   const vars = Object.values(params).filter((v) => v.trainable);
   const planOf = (step: number) => PLAN.find((p) => step < p.until * opts.steps) ?? PLAN[PLAN.length - 1];
-  const draw = (plan: StagePlan) => drawBatch(draws, plan.easy ? easyPool : pool, screensPerStep, perScreen, plan.styles);
+  const real = opts.real ?? { share: 0, pages: [] };
+  if (!(real.share >= 0 && real.share <= 1)) throw new Error(`pretrainGrounder: real.share must be a number with 0 ≤ share ≤ 1; got ${real.share}`);
+  if (real.share > 0 && real.pages.length === 0) throw new Error('pretrainGrounder: real.share > 0 needs real pages to draw from');
+  // Forked after the world's streams, so a run without real pages draws exactly what it drew before they existed.
+  const realDraws = real.share > 0 ? rng.fork('real batches') : null;
+  const examples: Record<ExampleSource, number> = resume?.record.examples ? { ...resume.record.examples } : { world: 0, 'real-dom': 0 };
+  const draw = (plan: StagePlan, step: number): PretrainBatch => {
+    const nReal = realDraws ? realScreensInStep(step, screensPerStep, real.share) : 0;
+    const b = nReal < screensPerStep ? drawBatch(draws, plan.easy ? easyPool : pool, screensPerStep - nReal, perScreen, plan.styles) : { screens: [], examples: [] };
+    return realDraws ? addRealScreens(b, realDraws, real.pages, nReal, perScreen) : b;
+  };
   const totals: StageTotals[] = resume ? resume.record.totals.map((t) => ({ ...t, sums: [...t.sums] })) : [];
   const all: number[] = resume ? [...resume.record.losses] : [];
   let optimizer: tf.Optimizer | null = null;
   let current: StagePlan | null = null;
   if (resume) restoreWeights(params, resume.weights);
   // The batch stream continues where the interrupted run left it: its batches are drawn again, neither painted nor trained (loopState.ts).
-  if (mustReplay(first, opts.steps)) for (let step = 0; step < first; step++) draw(planOf(step));
+  if (mustReplay(first, opts.steps)) for (let step = 0; step < first; step++) draw(planOf(step), step);
 
   try {
     for (let step = first; step < opts.steps; step++) {
@@ -278,7 +334,8 @@ export async function pretrainGrounder(
           if (resume.optimizer) restoreOptimizer(optimizer, params, resume.optimizer);
         } else totals.push({ stage: plan.stage, steps: 0, sums: [0, 0, 0, 0] });
       }
-      const batch = draw(plan);
+      const batch = draw(plan, step);
+      for (const e of batch.examples) examples[e.source ?? 'world']++;
       const h = hostBatch(tok, cfg, batch, opts.paint);
       const w = plan.weights;
       const opt = optimizer as tf.Optimizer;
@@ -288,6 +345,7 @@ export async function pretrainGrounder(
         const t = cfg.maxTokens;
         const images = tf.tensor4d(h.images, [s, CANVAS_HEIGHT, CANVAS_WIDTH, 3]);
         const screenValid = tf.tensor2d(h.screenValid, [s, GRID_CELLS]);
+        const readValid = tf.tensor2d(h.readValid, [s, GRID_CELLS]);
         const valid = tf.tensor2d(h.valid, [n, GRID_CELLS]);
         const { tokens, chars, spell } = instructionTensors(h, cfg);
         const letters = tf.tensor3d(h.letters, [s, GRID_CELLS, LETTER_CLASSES]);
@@ -305,15 +363,15 @@ export async function pretrainGrounder(
           const out = groundOnScreens(params, cfg, screens, perScreen, { tokens, chars, valid, spell }, { spellFloor: false });
           const r = screens.reading;
           const letterLoss = tf.add(
-            maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), screenValid),
+            maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), readValid),
             maskedMean(tf.mean(binaryCrossEntropy(r.letters, letters), 2), hasText),
           );
           const read = sumOf([
             tf.mul(letterLoss, 4),
-            ...(r.glyphs ? [balancedCellLoss(r.glyphs, tf.tensor2d(h.glyphs, [s, GLYPH_POSITIONS], 'int32'), LETTER_CLASSES, tf.ones([s, GLYPH_POSITIONS]))] : []),
-            balancedCellLoss(r.role, role, ROLE_CLASSES, screenValid),
-            balancedCellLoss(r.icon, icon, ICON_CLASSES, screenValid),
-            balancedCellLoss(r.color, color, COLOR_CLASSES, screenValid),
+            ...(r.glyphs ? [balancedCellLoss(r.glyphs, tf.tensor2d(h.glyphs, [s, GLYPH_POSITIONS], 'int32'), LETTER_CLASSES, tf.tensor2d(h.glyphValid, [s, GLYPH_POSITIONS]))] : []),
+            balancedCellLoss(r.role, role, ROLE_CLASSES, readValid),
+            balancedCellLoss(r.icon, icon, ICON_CLASSES, readValid),
+            balancedCellLoss(r.color, color, COLOR_CLASSES, readValid),
           ]);
           const contentBce = binaryCrossEntropy(out.parse.content, content); // [n, t, 2]
           const contentWeight = tf.mul(tf.expandDims(tokenValid, 2), tf.add(1, tf.mul(content, 3)));
@@ -347,7 +405,7 @@ export async function pretrainGrounder(
       all.push(loss);
       const cp = resumable.checkpoints;
       if (cp && isCheckpointStep(step + 1, opts.steps, cp.every)) {
-        await cp.save(await captureLoop(params, optimizer, step + 1, { totals: totals.map((t) => ({ ...t, sums: [...t.sums] })), losses: [...all], wallMs: performance.now() - start }));
+        await cp.save(await captureLoop(params, optimizer, step + 1, { totals: totals.map((t) => ({ ...t, sums: [...t.sums] })), losses: [...all], wallMs: performance.now() - start, examples: { ...examples } }));
       }
       onProgress?.({ step: step + 1, steps: opts.steps, stage: plan.stage, loss });
       await eventTurn();
@@ -369,5 +427,6 @@ export async function pretrainGrounder(
       ground: x.sums[3] / x.steps,
     })),
     finalLoss: tail.reduce((a, b) => a + b, 0) / tail.length,
+    data: { examples, realShare: real.share, realPages: real.pages.length },
   };
 }

@@ -1,6 +1,8 @@
 /** The shape of a base-model recipe, as the worker's pretraining host runs it (types only). */
 import type { Paint } from '../learn/stepCheck';
-import type { BaseFigure, PretrainOptions } from './baseTypes';
+import type { RealScreenInput } from '../realScreens/suiteInput';
+import type { BaseDataMix, BaseFigure, PretrainOptions } from './baseTypes';
+import type { RealPageRenderer } from './realPool';
 
 export interface RecipeProgress {
   stage: string;
@@ -14,6 +16,8 @@ export interface TrainedBase {
   parameters: number;
   steps: number;
   figures: BaseFigure[];
+  /** What it trained on, by source (absent when it trained nothing, or for a model that does not count it). */
+  data?: BaseDataMix;
 }
 
 /** A resumable checkpoint a recipe hands out while it trains. */
@@ -38,6 +42,12 @@ export interface RecipeOptions {
   checkpoints?: { every: number; save(c: RecipeCheckpoint): void };
   /** A checkpoint of this recipe's, to continue from: the weights come out as an uninterrupted run's. */
   resume?: Uint8Array;
+  /** Share of the grounder's examples from real-DOM training pages (0: none). */
+  realShare?: number;
+  /** Draws real training pages in the page; null where no page registered one (Node). */
+  realPages?: RealPageRenderer | null;
+  /** The held-out real-screen suite, drawn by the page; resolves to null where no page registered it (Node). */
+  realSuite?: () => Promise<RealScreenInput[] | null>;
   onProgress(p: RecipeProgress): void;
 }
 

@@ -13,13 +13,16 @@ import { Random } from '../learn/random';
 import { readingProbe } from '../learn/readingProbe';
 import { defaultTokenizer } from '../text/vocab';
 import { REF_STYLES } from '../world/types';
-import type { BaseRecipe } from './recipeTypes';
+import type { BaseRecipe, TrainedBase } from './recipeTypes';
 import type { BaseFigure, BasePreset } from './baseTypes';
 import { pretrainGrounder, type GrounderLoopRecord } from './grounder';
 import { buildBasePlanner } from './planner';
 import { trainPresetPlanner } from './plannerTraining';
 import { recipeCheckpoints, resumedState } from './resumeFile';
 import { RESUME_FORMAT, type ResumeKey } from './resumeKey';
+import { evalRealScreens } from '../learn/evalRealScreens';
+import { realPool, REAL_POOL_PAGES, type RealPoolScreen } from './realPool';
+import { realSuiteFigures } from './realFigures';
 
 /** tiny: the shipped base grounder (README "Base models": before the glyph reader, 1,500 steps reached 31% over all styles held out and 3,000 steps 42%; the glyph reader makes a step about twice as slow, so 2,400); demo: not yet measured. */
 export const GROUNDER_STEPS: Record<BasePreset, number> = { tiny: 2400, demo: 500 };
@@ -31,20 +34,31 @@ const PROBE_PER_STYLE = 100;
 
 const scaled = (n: number, scale: number) => Math.max(1, Math.round(n * scale));
 
-export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend, paint, from, checkpoints, resume, onProgress }) => {
+export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend, paint, from, checkpoints, resume, realShare = 0, realPages, realSuite, onProgress }) => {
   const tok = defaultTokenizer();
   const cfg = grounderPreset(preset, tok.size);
   const steps = from ? 0 : scaled(GROUNDER_STEPS[preset], scale);
-  const key: ResumeKey = { format: RESUME_FORMAT, preset, model: 'grounder', seed, scale, backend, recipe: JSON.stringify({ steps, config: cfg }) };
+  const mixed = !from && realShare > 0;
+  // The real-page fields join the key only when pages are mixed in, so checkpoints of world-only runs made before them still resume.
+  const recipe = JSON.stringify({ steps, config: cfg, ...(mixed ? { realShare, realPages: REAL_POOL_PAGES } : {}) });
+  const key: ResumeKey = { format: RESUME_FORMAT, preset, model: 'grounder', seed, scale, backend, recipe };
   // Checked before anything is built, so a wrong checkpoint fails at once.
   const resumed = resumedState<GrounderLoopRecord>(resume, key);
+  let pages: RealPoolScreen[] = [];
+  if (mixed) {
+    if (!realPages) throw new Error(`realShare ${realShare} needs real pages, which the app's page draws; this worker has none registered (pretrain in the app, or with realShare 0).`);
+    onProgress({ stage: 'drawing real pages', step: 0, steps: REAL_POOL_PAGES, loss: null });
+    pages = await realPool(seed, REAL_POOL_PAGES, realPages);
+  }
   const params = from ? measuredWeights(from, cfg, 'grounder', preset) : initGrounder(new Random(seed).fork('base grounder'), cfg);
   try {
+    let data: TrainedBase['data'];
     if (!from) {
-      await pretrainGrounder(params, cfg, tok, { seed, steps, paint }, (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }), {
+      const report = await pretrainGrounder(params, cfg, tok, { seed, steps, paint, ...(mixed ? { real: { share: realShare, pages } } : {}) }, (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }), {
         resume: resumed,
         checkpoints: recipeCheckpoints<GrounderLoopRecord>(key, checkpoints, (s) => ({ stage: s.record.totals[s.record.totals.length - 1]?.stage ?? 'read', step: s.step, steps })),
       });
+      data = report.data;
     }
     const probe = await readingProbe(params, cfg, tok, {
       seed: PROBE_SEED,
@@ -63,7 +77,14 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend,
     figures.push({ model: 'grounder', name: 'reading: letters (F1)', value: probe.reading.letterF1, n: probe.reading.cells });
     const g = probe.reading.glyphs;
     if (g) figures.push({ model: 'grounder', name: 'reading: character at a glyph position (top-1)', value: g.top1, n: g.positions });
-    return { bytes: from ?? (await exportCheckpoint(params, cfg)), parameters: countParams(params), steps, figures };
+    // The held-out real-screen suite, where a page draws it (the app; not Node): the same grounding as the loop's evaluation of it.
+    const suite = realSuite ? await realSuite() : null;
+    if (suite) {
+      onProgress({ stage: 'real-screen suite', step: 0, steps: suite.length, loss: null });
+      const onPage = (step: number, steps: number) => onProgress({ stage: 'real-screen suite', step, steps, loss: null });
+      figures.push(...realSuiteFigures(await evalRealScreens(params, cfg, tok, suite, onPage)));
+    }
+    return { bytes: from ?? (await exportCheckpoint(params, cfg)), parameters: countParams(params), steps, figures, ...(data ? { data } : {}) };
   } finally {
     disposeParams(params);
   }

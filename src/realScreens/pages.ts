@@ -30,6 +30,13 @@ export function splitOfSeed(seed: number): RealSplit {
   return seed >= TEST_SEED_BASE ? 'held-out' : 'train';
 }
 
+/** Refuses a seed that is not a training page's: whatever draws pages for training calls this, so the held-out suite never reaches it. */
+export function checkTrainingSeed(seed: number): void {
+  if (!Number.isSafeInteger(seed) || seed < 0 || seed >= TEST_SEED_BASE) {
+    throw new Error(`real training pages have seeds 0 ≤ seed < ${TEST_SEED_BASE} (the held-out suite starts there); got ${seed}.`);
+  }
+}
+
 /** A phrasing of the plan that survives print → parse (the world's writers keep the same rule). */
 function phrase(plan: Plan, rng: Random): Instruction {
   const base: Instruction = plan.type

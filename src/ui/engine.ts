@@ -1,6 +1,6 @@
 /** The page's handle on the engine worker. The page talks to tfjs only through this. */
 import * as Comlink from 'comlink';
-import type { DeviceInfo, EngineApi, RealScreenInput } from '../../workers/api';
+import type { DeviceInfo, EngineApi, RealScreenInput, RenderedPage } from '../../workers/api';
 
 let engine: Comlink.Remote<EngineApi> | null = null;
 
@@ -10,6 +10,7 @@ export function getEngine(): Comlink.Remote<EngineApi> {
     engine = Comlink.wrap<EngineApi>(worker);
     // The first message the worker gets, so any run it starts or takes up after a reload finds the suite for its evaluations.
     void engine.provideRealScreens(Comlink.proxy(drawRealScreenSuite));
+    void engine.provideTrainingPages(Comlink.proxy(drawTrainingPages));
   }
   return engine;
 }
@@ -20,6 +21,13 @@ async function drawRealScreenSuite(): Promise<RealScreenInput[]> {
   const screens = await suiteScreens();
   // Moved, not copied: about 7 MB of pixels the page no longer needs.
   return Comlink.transfer(screens, screens.map((s) => s.rgba.buffer as ArrayBuffer));
+}
+
+/** Training fixture pages by seed for the grounder pretraining's real-DOM mix (held-out seeds are refused by trainingPages). */
+async function drawTrainingPages(seeds: number[]): Promise<RenderedPage[]> {
+  const { trainingPages } = await import('../realScreens/suitePage');
+  const pages = await trainingPages(seeds);
+  return Comlink.transfer(pages, pages.map((p) => p.rgba.buffer as ArrayBuffer));
 }
 
 /**
