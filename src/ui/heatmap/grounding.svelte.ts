@@ -1,53 +1,11 @@
-/**
- * Asking the engine worker to ground one instruction, as views need it:
- * debounced (typing asks after a pause), and only the newest question's
- * answer is kept, whatever order the answers come back in.
- */
-import { deviceReady, getEngine } from '../engine';
+/** Grounding one instruction on a world screen in the worker (groundScreen), newest question wins. */
+import { getEngine } from '../engine';
+import { LatestAnswer } from '../latestAnswer.svelte';
 import type { GroundScreenAnswer, GroundScreenRequest } from '../../../workers/api';
 
-export class Grounding {
-  answer = $state<GroundScreenAnswer | null>(null);
-  busy = $state(false);
-  error = $state<string | null>(null);
-  private asked = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-
-  /** Asks for `req` after `delayMs` (a newer ask replaces a waiting one); null clears the answer. */
-  ask(req: GroundScreenRequest | null, delayMs = 0): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    const n = ++this.asked;
-    if (req === null) {
-      this.answer = null;
-      this.busy = false;
-      this.error = null;
-      return;
-    }
+export class Grounding extends LatestAnswer<GroundScreenRequest, GroundScreenAnswer> {
+  constructor() {
     // Svelte state is a proxy, which cannot cross to the worker: send a plain copy.
-    const plain = $state.snapshot(req) as GroundScreenRequest;
-    this.busy = true;
-    const send = async () => {
-      try {
-        await deviceReady;
-        const answer = await getEngine().groundScreen(plain);
-        if (n !== this.asked) return;
-        this.answer = answer;
-        this.error = null;
-      } catch (e) {
-        if (n !== this.asked) return;
-        this.answer = null;
-        this.error = e instanceof Error ? e.message : String(e);
-      } finally {
-        if (n === this.asked) this.busy = false;
-      }
-    };
-    if (delayMs > 0) this.timer = setTimeout(() => void send(), delayMs);
-    else void send();
-  }
-
-  dispose(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.asked++;
+    super((req) => getEngine().groundScreen(req), (req) => $state.snapshot(req) as GroundScreenRequest);
   }
 }
