@@ -74,13 +74,14 @@ test('shows a stored sample with the heat map, box and points of the current and
 });
 
 test('while iteration 1 is not trained yet, only φ0 is offered', async ({ page }) => {
-  test.setTimeout(240_000);
+  // The k = 0 evaluation grounds the 400 real-screen instructions too (a minute or more on a loaded 2-core machine).
+  test.setTimeout(480_000);
   await openApp(page);
   const { runId } = await page.evaluate((o) => window.coevo!.startCoevo({ ...o, iterations: 3, paused: true }), MINI);
   // The four seed phases, one step at a time: φ0 is trained and evaluated, iteration 1 has not started.
   for (let i = 1; i <= 4; i++) {
     await page.evaluate((id) => window.coevo!.controlCoevo(id, 'step-phase'), runId);
-    await expect.poll(() => page.evaluate((id) => window.coevo!.coevoStatus(id).then((p) => `${p.state}:${p.phaseIndex}`), runId), { timeout: 120_000 }).toMatch(new RegExp(`^(paused|idle):${i}$`));
+    await expect.poll(() => page.evaluate((id) => window.coevo!.coevoStatus(id).then((p) => `${p.state}:${p.phaseIndex}`), runId), { timeout: 300_000 }).toMatch(new RegExp(`^(paused|idle):${i}$`));
   }
   await openApp(page, `&view=grounder&run=${encodeURIComponent(runId)}&it=3`);
   await expect(page.getByTestId('view-grounder')).toHaveAttribute('data-ready', 'true');
