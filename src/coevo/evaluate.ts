@@ -383,9 +383,12 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
   const groundingPoint = grounding.map((g) => queries.push({ screen: g.screen, instruction: g.instruction }) - 1);
   const probePoint = probe.items.map(({ item }) => queries.push({ screen: item.screen, instruction: item.instruction }) - 1);
   tick(planned.length + mobileStates.length + grounding.length + probe.items.length - queries.length);
-  const points: (Point | null)[] = [];
-  for (const part of chunks(queries, batch)) {
-    points.push(...(await agent.ground(part)));
+  // Queries about one screen side by side, so a batch encodes each screen once (the probe asks several per screen).
+  const order = byScreen(queries);
+  const points: (Point | null)[] = new Array(queries.length).fill(null);
+  for (const part of chunks(order, batch)) {
+    const answers = await agent.ground(part.map((q) => queries[q]));
+    part.forEach((q, j) => (points[q] = answers[j]));
     tick(part.length);
   }
   const pointAt = (q: number) => (q < 0 ? null : points[q]);
@@ -451,6 +454,17 @@ export async function evaluateAgent(agent: Agent, suites: Suites, opts: Evaluate
   const online = await runEpisodes(agent, episodes, { maxSteps: sizes.onlineMaxSteps, onEpisode: () => tick(1) });
   Object.assign(metrics, onlineMetrics(online, counts));
   return { metrics, counts, details: { web, mobile: { high, low }, grounding: groundingDetails, planner: plannerDetails, online } };
+}
+
+/** Indices of `queries` with those about the same screen next to each other, screens in order of first appearance. */
+function byScreen(queries: readonly GroundQuery[]): number[] {
+  const groups = new Map<Screen, number[]>();
+  queries.forEach((q, i) => {
+    const g = groups.get(q.screen);
+    if (g) g.push(i);
+    else groups.set(q.screen, [i]);
+  });
+  return [...groups.values()].flat();
 }
 
 // ---------------------------------------------------------------------------

@@ -54,11 +54,14 @@ export async function decodeStates(
     const n = Math.min(size, rows - start);
     const rowState = (i: number) => Math.floor((start + Math.min(i, n - 1)) / repeat);
     const chunk = Array.from({ length: size }, (_, i) => states[rowState(i)]);
+    // A chunk of whole groups runs each state's prompt once for its `repeat` rows.
+    const shared = repeat > 1 && start % repeat === 0 && size % repeat === 0 ? repeat : 1;
+    const prompts = chunk.filter((_, i) => i % shared === 0);
     // Each chunk is padded to its own bucket: short screens do not pay for the longest.
-    const { ids, length: pl } = plannerPrompts(tok, cfg, chunk);
-    const prompt = tf.tensor2d(ids, [size, pl], 'int32');
+    const { ids, length: pl } = plannerPrompts(tok, cfg, prompts);
+    const prompt = tf.tensor2d(ids, [prompts.length, pl], 'int32');
     const constraints = opts.constrained ? screenConstraints(tok, chunk.map((s) => ({ screen: s.screen, goal: s.parts.goal })), { cot: opts.cot }) : undefined;
-    const dec = await plannerDecode(p, cfg, prompt, { temperature: opts.temperature, rng: opts.rng, constraints }).finally(() => prompt.dispose());
+    const dec = await plannerDecode(p, cfg, prompt, { temperature: opts.temperature, rng: opts.rng, constraints, repeat: shared }).finally(() => prompt.dispose());
     for (let i = 0; i < n; i++) {
       const allowed = dec.allowed?.[i];
       out.push({ tokens: dec.tokens[i], logProbs: dec.logProbs[i], ...(allowed ? { allowed } : {}), ...parseCompletion(tok, dec.tokens[i]) });

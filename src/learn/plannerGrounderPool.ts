@@ -15,7 +15,7 @@
  */
 import * as tf from '../models/tf';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, GRID_CELLS, IMAGE_FLOATS, validCells } from '../models/canvas';
-import { greedyPoints, grounderForward, type GrounderConfig } from '../models/grounder';
+import { encodeScreens, greedyPoints, groundOnScreens, pickScreens, type GrounderConfig } from '../models/grounder';
 import { instructionArrays, instructionTensors, setInstruction } from '../models/instructionBatch';
 import type { ParamMap } from '../models/params';
 import { syntheticScreenImage } from '../models/rasterize';
@@ -95,20 +95,30 @@ export function neuralPoolGrounder(params: ParamMap, cfg: GrounderConfig, tok: T
       const images = new Map<Screen, Float32Array>();
       for (let start = 0; start < queries.length; start += size) {
         const chunk = queries.slice(start, start + size);
-        const img = new Float32Array(size * IMAGE_FLOATS);
+        // Each distinct screen is encoded once (stem and glyph reader are most of a grounding); a GRPO group's G instructions share one.
+        const screens: Screen[] = [];
+        const rows = new Int32Array(size);
         const text = instructionArrays(size, cfg);
         const valid = new Float32Array(size * GRID_CELLS);
         for (let i = 0; i < size; i++) {
           const q = chunk[Math.min(i, chunk.length - 1)];
-          let pix = images.get(q.screen);
-          if (!pix) images.set(q.screen, (pix = paint(q.screen)));
-          img.set(pix, i * IMAGE_FLOATS);
+          let at = screens.indexOf(q.screen);
+          if (at < 0) at = screens.push(q.screen) - 1;
+          rows[i] = at;
           setInstruction(text, i, tok, cfg, q.instruction);
           valid.set(validCells(q.screen.platform), i * GRID_CELLS);
         }
+        const img = new Float32Array(screens.length * IMAGE_FLOATS);
+        const screenValid = new Float32Array(screens.length * GRID_CELLS);
+        screens.forEach((screen, j) => {
+          let pix = images.get(screen);
+          if (!pix) images.set(screen, (pix = paint(screen)));
+          img.set(pix, j * IMAGE_FLOATS);
+          screenValid.set(validCells(screen.platform), j * GRID_CELLS);
+        });
         const res = tf.tidy(() => {
-          const o = grounderForward(params, cfg, {
-            images: tf.tensor4d(img, [size, CANVAS_HEIGHT, CANVAS_WIDTH, 3], 'float32'),
+          const encoded = encodeScreens(params, cfg, tf.tensor4d(img, [screens.length, CANVAS_HEIGHT, CANVAS_WIDTH, 3], 'float32'), tf.tensor2d(screenValid, [screens.length, GRID_CELLS], 'float32'));
+          const o = groundOnScreens(params, cfg, pickScreens(encoded, tf.tensor1d(rows, 'int32')), 1, {
             ...instructionTensors(text, cfg),
             valid: tf.tensor2d(valid, [size, GRID_CELLS], 'float32'),
           });

@@ -16,7 +16,8 @@
  */
 import * as tf from '../models/tf';
 import { flatAdam } from '../models/flatAdam';
-import { allowedMask, plannerLogProbs, completionMask, type PlannerConfig } from '../models/planner';
+import { allowedMask, completionMask, type PlannerConfig } from '../models/planner';
+import { plannerGroupLogProbs } from '../models/plannerGroups';
 import { loraParams, loraTrainables, type Lora } from '../models/lora';
 import { cloneParams, disposeParams, type ParamMap, type Params } from '../models/params';
 import { parseInstruction } from '../text/grammar';
@@ -134,13 +135,11 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
       const rewards = decoded.map((d, i) => planReward(d.instruction, planTruth(states[Math.floor(i / g)]), groundings[i], opts.reward));
       const adv = groupAdvantages(rewards.map((r) => r.total), g);
 
-      const { ids: promptIds, length: pl } = plannerPrompts(tok, cfg, states);
-      const prompt = new Int32Array(n * pl);
+      // Each state's prompt once: its group's G completions share it (plannerGroupLogProbs).
+      const { ids: prompt, length: pl } = plannerPrompts(tok, cfg, states);
       const completion = new Int32Array(n * c).fill(SPECIAL.pad);
       const logpOld = new Float32Array(n * c);
       decoded.forEach((d, i) => {
-        const s = Math.floor(i / g);
-        prompt.set(promptIds.subarray(s * pl, (s + 1) * pl), i * pl);
         completion.set(d.tokens, i * c);
         logpOld.set(d.logProbs, i * c);
       });
@@ -148,17 +147,17 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
       // grpoLoss's metrics, kept out of the gradient tape's tidy to be read back with the loss.
       const kept: { kl?: tf.Scalar; clip?: tf.Scalar } = {};
       const loss = tf.tidy(() => {
-        const promptT = tf.tensor2d(prompt, [n, pl], 'int32');
+        const promptT = tf.tensor2d(prompt, [b, pl], 'int32');
         const completionT = tf.tensor2d(completion, [n, c], 'int32');
         const mask = completionMask(completionT);
         const renorm = opts.constrained ? allowedMask(decoded.map((d) => d.allowed ?? null), cfg) : undefined;
-        const logpRef = plannerLogProbs(reference, cfg, promptT, completionT, renorm);
+        const logpRef = plannerGroupLogProbs(reference, cfg, promptT, completionT, g, renorm);
         const inputs = { logpOld: tf.tensor2d(logpOld, [n, c]), logpRef, mask, advantages: tf.tensor1d(adv.advantages) };
         return applyStep(
           opt,
           vars,
           () => {
-            const logp = plannerLogProbs(lora ? loraParams(params, lora) : params, cfg, promptT, completionT, renorm);
+            const logp = plannerGroupLogProbs(lora ? loraParams(params, lora) : params, cfg, promptT, completionT, g, renorm);
             const out = grpoLoss({ ...inputs, logp }, { beta: opts.beta ?? PLANNER_BETA, epsilon: opts.epsilon, aggregation: opts.aggregation });
             tf.dispose([kept.kl, kept.clip].filter((t): t is tf.Scalar => t !== undefined));
             kept.kl = tf.keep(out.kl);

@@ -281,6 +281,16 @@ function regionMaskOf(valid: tf.Tensor): tf.Tensor {
 /** One screen's features: what the matching reads (cells) and the reading heads' logits. */
 export type ScreenFeatures = { cells: tf.Tensor3D; reading: GrounderReading };
 
+/** The features of screens `rows` [B] (int32 indices into S), for B instructions about S encoded screens. */
+export function pickScreens(f: ScreenFeatures, rows: tf.Tensor1D): ScreenFeatures {
+  const r = f.reading;
+  const pick = (t: tf.Tensor3D) => tf.gather(t, rows) as tf.Tensor3D;
+  return {
+    cells: pick(f.cells),
+    reading: { letters: pick(r.letters), ...(r.glyphs ? { glyphs: pick(r.glyphs) } : {}), role: pick(r.role), icon: pick(r.icon), color: pick(r.color) },
+  };
+}
+
 /** The instruction-independent half: pixels → read cell features and reading logits. images [S, H, W, 3], valid [S, cells]. */
 export function encodeScreens(p: ParamMap, cfg: GrounderConfig, images: tf.Tensor4D, valid: tf.Tensor2D): ScreenFeatures {
   if (images.shape[1] !== CANVAS_HEIGHT || images.shape[2] !== CANVAS_WIDTH) {

@@ -26,6 +26,7 @@ import { matMul, transposedTimes } from './fastops';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
 import { softmax } from './rowOps';
 import { sampleIndex } from './grounder';
+import { repeatGroups } from './readLayers';
 import type { RowConstraint } from '../text/instructionConstraint';
 
 export interface PlannerConfig {
@@ -62,7 +63,7 @@ export function initPlanner(rng: Random, cfg: PlannerConfig): Params {
  * a tiny-preset training step. Gather's own gradient (unsortedSegmentSum) is
  * not on every backend.
  */
-function tokenEmbedding(p: ParamMap, ids: tf.Tensor2D): tf.Tensor3D {
+export function tokenEmbedding(p: ParamMap, ids: tf.Tensor2D): tf.Tensor3D {
   const table = get(p, 'tok');
   const [v, d] = table.shape;
   const lookupRows = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
@@ -94,7 +95,7 @@ export function embeddingGradient(ids: tf.Tensor, dy: tf.Tensor2D, v: number): t
 }
 
 /** Position embeddings [length, d] of the positions P − promptTokens … (see the file comment). */
-function positions(p: ParamMap, cfg: PlannerConfig, promptTokens: number, length: number): tf.Tensor {
+export function positions(p: ParamMap, cfg: PlannerConfig, promptTokens: number, length: number): tf.Tensor {
   const start = cfg.promptLength - promptTokens;
   if (start < 0 || start + length > cfg.promptLength + cfg.completionLength) {
     throw new Error(`planner: ${length} positions from prompt length ${promptTokens} do not fit P = ${cfg.promptLength}, C = ${cfg.completionLength}`);
@@ -118,7 +119,7 @@ function plannerHidden(p: ParamMap, cfg: PlannerConfig, seq: tf.Tensor2D, prompt
 }
 
 /** Hidden states [B, n, d] → logits [B, n, V] through the tied embedding table. */
-function unembed(p: ParamMap, cfg: PlannerConfig, h: tf.Tensor): tf.Tensor3D {
+export function unembed(p: ParamMap, cfg: PlannerConfig, h: tf.Tensor): tf.Tensor3D {
   const [b, n] = h.shape;
   const table = get(p, 'tok') as tf.Tensor2D;
   const flat = tf.reshape(h, [b * n, cfg.dim]) as tf.Tensor2D;
@@ -140,7 +141,11 @@ export function plannerLogProbs(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tens
   const c = completion.shape[1];
   const h = plannerHidden(p, cfg, tf.concat([prompt, completion], 1) as tf.Tensor2D, pl);
   // Only the C positions that predict the completion go through the (large) output matMul.
-  const predicting = unembed(p, cfg, tf.slice(h, [0, pl - 1, 0], [b, c, cfg.dim]));
+  return completionLogProbs(unembed(p, cfg, tf.slice(h, [0, pl - 1, 0], [b, c, cfg.dim])), completion, cfg, mask);
+}
+
+/** log π of each completion token [B, C] from the logits [B, C, V] that predict it. */
+export function completionLogProbs(predicting: tf.Tensor3D, completion: tf.Tensor2D, cfg: PlannerConfig, mask?: tf.Tensor3D): tf.Tensor2D {
   const oh = oneHotFloat(completion, cfg.vocabSize);
   // Under a decoding constraint, the distribution renormalised over what it allowed (allowedMask).
   return tf.sum(tf.mul(tf.logSoftmax(mask ? tf.add(predicting, mask) : predicting), oh), 2) as tf.Tensor2D;
@@ -194,6 +199,8 @@ export interface DecodeOptions {
    * distribution, as GRPO's training pass recomputes it (`allowedMask`).
    */
   constraints?: readonly (RowConstraint | null)[];
+  /** Each prompt row stands for this many consecutive rows (a GRPO group): the prompt runs once for them (default 1). */
+  repeat?: number;
 }
 
 export interface Decoded {
@@ -204,13 +211,13 @@ export interface Decoded {
 }
 
 /** [B, T, d] → [B·heads, T, d/heads], as layers.ts's attention splits them. */
-function splitHeads(x: tf.Tensor, heads: number): tf.Tensor3D {
+export function splitHeads(x: tf.Tensor, heads: number): tf.Tensor3D {
   const [b, t, d] = x.shape;
   return tf.reshape(tf.transpose(tf.reshape(x, [b, t, heads, d / heads]), [0, 2, 1, 3]), [b * heads, t, d / heads]) as tf.Tensor3D;
 }
 
 /** [B·heads, T, dh] → [B, T, heads·dh]. */
-function mergeHeads(x: tf.Tensor, b: number, heads: number): tf.Tensor3D {
+export function mergeHeads(x: tf.Tensor, b: number, heads: number): tf.Tensor3D {
   const [, t, dh] = x.shape;
   return tf.reshape(tf.transpose(tf.reshape(x, [b, heads, t, dh]), [0, 2, 1, 3]), [b, t, heads * dh]) as tf.Tensor3D;
 }
@@ -277,6 +284,21 @@ function prefill(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D): { logits
   return { logits, cache: { promptK, promptV, genK: promptK.map(() => null), genV: promptV.map(() => null), promptMask } };
 }
 
+/** A prefill of U prompts spread to U·repeat rows, each prompt's row repeated in place (frees what it replaces). */
+function repeatPrefill(f: { logits: tf.Tensor2D; cache: KvCache }, groups: number, repeat: number): { logits: tf.Tensor2D; cache: KvCache } {
+  if (repeat === 1) return f;
+  const spread = <T extends tf.Tensor>(t: T): T => {
+    const out = tf.tidy(() => repeatGroups(t, groups, repeat)) as T;
+    t.dispose();
+    return out;
+  };
+  const c = f.cache;
+  return {
+    logits: spread(f.logits),
+    cache: { promptK: c.promptK.map(spread), promptV: c.promptV.map(spread), genK: c.genK, genV: c.genV, promptMask: spread(c.promptMask) },
+  };
+}
+
 /**
  * One new token per row, `ids` [B, 1] at completion position `t`, attending to the
  * cached prompt and earlier generated tokens plus itself: its logits [B, V]
@@ -334,7 +356,9 @@ function extend(p: ParamMap, cfg: PlannerConfig, cache: KvCache, ids: tf.Tensor2
  * eos fed in) so shapes stay batched; their outputs are ignored.
  */
 export async function plannerDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, opts: DecodeOptions): Promise<Decoded> {
-  const b = prompt.shape[0];
+  const repeat = opts.repeat ?? 1;
+  if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`plannerDecode: repeat must be an integer ≥ 1; got ${repeat}`);
+  const b = prompt.shape[0] * repeat;
   const c = cfg.completionLength;
   if (opts.temperature > 0 && !opts.rng) throw new Error('plannerDecode: sampling needs an rng');
   if (cfg.dim % cfg.heads !== 0) throw new Error(`plannerDecode: dim ${cfg.dim} is not a multiple of heads ${cfg.heads}`);
@@ -348,7 +372,7 @@ export async function plannerDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.
   if (constraints && constraints.length !== b) throw new Error(`plannerDecode: ${constraints.length} constraints for ${b} rows`);
   const allowed: (Uint8Array[] | null)[] = Array.from({ length: b }, (_, r) => (constraints?.[r] ? [] : null));
   const rowBanned = new Uint8Array(cfg.vocabSize);
-  const first = prefill(p, cfg, prompt);
+  const first = repeatPrefill(prefill(p, cfg, prompt), prompt.shape[0], repeat);
   const cache = first.cache;
   let logits: tf.Tensor2D = first.logits;
   try {

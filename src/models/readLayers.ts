@@ -49,8 +49,16 @@ export function rowConv(p: ParamMap, name: string, x: tf.Tensor4D, width: number
 export function repeatRows(x: tf.Tensor, k: number): tf.Tensor {
   if (k === 1) return x;
   const [s, ...rest] = x.shape;
-  const spread = tf.add(tf.reshape(x, [s, 1, ...rest]), tf.zeros([1, k, ...rest.map(() => 1)]));
+  const spread = tf.add(tf.reshape(x, [s, 1, ...rest]), tf.zeros([1, k, ...rest.map(() => 1)], x.dtype));
   return tf.reshape(spread, [s * k, ...rest]);
+}
+
+/** x [U·m, …] whose rows come in U blocks of m → [U·repeat·m, …], each block repeated `repeat` times in place (the gradient sums the copies). */
+export function repeatGroups(x: tf.Tensor, groups: number, repeat: number): tf.Tensor {
+  if (repeat === 1) return x;
+  const [rows, ...rest] = x.shape;
+  if (x.size === 0) return tf.zeros([rows * repeat, ...rest]); // an emulator's dropped attention keeps no keys
+  return tf.reshape(repeatRows(tf.reshape(x, [groups, -1]), repeat), [rows * repeat, ...rest]);
 }
 
 export function slotPoolSpecs(name: string, dim: number, slots: number): ParamSpecs {

@@ -11,7 +11,8 @@
  *   wherever their quoted texts are on the screen or in the goal;
  * - a random planner decoding under the constraint at T = 0.9 only writes
  *   instructions that parse, and the log-probs GRPO's training pass
- *   recomputes (renormalised with allowedMask) equal the sampled ones.
+ *   recomputes (renormalised with allowedMask, per row and per group) equal
+ *   the sampled ones.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
@@ -26,6 +27,7 @@ import { plannerStatesOf, trainingPlannerStates, type PlannerState } from '../..
 import { decodeStates } from '../../src/learn/evalPlanner';
 import { allowedMask, completionMask, initPlanner, plannerLogProbs, type PlannerConfig } from '../../src/models/planner';
 import { plannerPrompts } from '../../src/learn/plannerStates';
+import { plannerGroupLogProbs } from '../../src/models/plannerGroups';
 import { disposeParams } from '../../src/models/params';
 import { buildSuites } from '../../src/world/suites';
 import { resolveRef, rolesNaming, visibleElements } from '../../src/world/verifier';
@@ -185,18 +187,24 @@ describe('grammar-constrained planner decoding', () => {
         prompt.set(ids.subarray(s * pl, (s + 1) * pl), i * pl);
         completion.set(d.tokens, i * C);
       });
-      const [lp, mask] = tf.tidy(() => {
+      // Both training passes: every row with its own prompt, and GRPO's, each prompt once for its group of 2.
+      const [lp, grouped, mask] = tf.tidy(() => {
         const comp = tf.tensor2d(completion, [n, C], 'int32');
-        return [plannerLogProbs(params, cfg, tf.tensor2d(prompt, [n, pl], 'int32'), comp, allowedMask(decoded.map((d) => d.allowed ?? null), cfg)), completionMask(comp)];
+        const allowed = allowedMask(decoded.map((d) => d.allowed ?? null), cfg);
+        return [
+          plannerLogProbs(params, cfg, tf.tensor2d(prompt, [n, pl], 'int32'), comp, allowed),
+          plannerGroupLogProbs(params, cfg, tf.tensor2d(ids, [batch.length, pl], 'int32'), comp, 2, allowed),
+          completionMask(comp),
+        ];
       });
-      const [lpv, mv] = [await lp.data(), await mask.data()];
-      tf.dispose([lp, mask]);
+      const [lpv, gv, mv] = [await lp.data(), await grouped.data(), await mask.data()];
+      tf.dispose([lp, grouped, mask]);
       let worst = 0;
       let compared = 0;
       decoded.forEach((d, i) =>
         d.logProbs.forEach((v, t) => {
           expect(mv[i * C + t]).toBe(1);
-          worst = Math.max(worst, Math.abs(v - lpv[i * C + t]));
+          worst = Math.max(worst, Math.abs(v - lpv[i * C + t]), Math.abs(v - gv[i * C + t]));
           compared++;
         }),
       );
