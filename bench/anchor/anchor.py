@@ -81,7 +81,8 @@ def main(argv: list[str]) -> int:
         "steps": out_steps,
         "notMirrored": [
             "planner GRPO: painting the screens for the reward pool's grounder, the verifier grounder and the reward "
-            "rules (random rewards stand in); the neural grounder's forward on the grounded instructions is mirrored",
+            "rules (random rewards stand in); the neural grounder's forward on the grounded instructions is mirrored, "
+            "but for every row of a chunk, where the project encodes each distinct screen of the chunk once",
         ],
     }))
     return 0

@@ -42,6 +42,24 @@ class Planner(nn.Module):
         logits = self.unembed(h[:, pl - 1 : pl - 1 + c])
         return torch.log_softmax(logits, -1).gather(2, completion[:, :, None])[:, :, 0]
 
+    def group_log_probs(self, prompt: torch.Tensor, completion: torch.Tensor, group: int) -> torch.Tensor:
+        """log_probs for completion row i under prompt row i // group: each prompt runs once, its keys and values repeated for its group."""
+        u, pl = prompt.shape
+        c = completion.shape[1]
+        pad_mask = key_padding_mask(prompt != self.pad)
+        cache: list = [None] * len(self.blocks)
+        x = self.tok(prompt) + self.positions(pl, pl)
+        for i, blk in enumerate(self.blocks):
+            x = self._layer(blk, x, cache, i, causal_mask(pl) + pad_mask)
+        cache = [(k.repeat_interleave(group, 0), v.repeat_interleave(group, 0)) for k, v in cache]
+        first = x[:, -1:].repeat_interleave(group, 0)
+        mask = torch.cat([pad_mask.repeat_interleave(group, 0).expand(-1, 1, c, pl), (causal_mask(c) + key_padding_mask(completion != self.pad)).expand(-1, 1, c, c)], 3)
+        y = self.tok(completion) + self.pos[self.cfg["promptLength"] : self.cfg["promptLength"] + c]
+        for i, blk in enumerate(self.blocks):
+            y = self._layer(blk, y, cache, i, mask)
+        logits = self.unembed(self.ln_f(torch.cat([first, y[:, : c - 1]], 1)))
+        return torch.log_softmax(logits, -1).gather(2, completion[:, :, None])[:, :, 0]
+
     def _layer(self, blk: Block, x: torch.Tensor, cache: list, i: int, mask: torch.Tensor | None) -> torch.Tensor:
         a = blk.ln1(x)
         att = blk.attn
@@ -57,15 +75,18 @@ class Planner(nn.Module):
         return h + blk.mlp(blk.ln2(h))
 
     @torch.no_grad()
-    def sample(self, prompt: torch.Tensor, steps: int, temperature: float, banned: list[int]):
-        """`steps` tokens per row drawn at `temperature` with a key/value cache; their temperature-1 log-probs."""
-        b, pl = prompt.shape
+    def sample(self, prompt: torch.Tensor, steps: int, temperature: float, banned: list[int], group: int = 1):
+        """`steps` tokens for each of `group` rows per prompt, drawn at `temperature` with a key/value cache (the prompt runs once per group); their temperature-1 log-probs."""
+        pl = prompt.shape[1]
+        b = prompt.shape[0] * group
         cache: list = [None] * len(self.blocks)
         pad_mask = key_padding_mask(prompt != self.pad)
         x = self.tok(prompt) + self.positions(pl, pl)
         for i, blk in enumerate(self.blocks):
             x = self._layer(blk, x, cache, i, causal_mask(pl) + pad_mask)
-        logits = self.unembed(self.ln_f(x[:, -1]))
+        cache = [(k.repeat_interleave(group, 0), v.repeat_interleave(group, 0)) for k, v in cache]
+        pad_mask = pad_mask.repeat_interleave(group, 0)
+        logits = self.unembed(self.ln_f(x[:, -1])).repeat_interleave(group, 0)
         tokens, logps = [], []
         # Generated keys are never padding: the prompt's padding mask, widened by the new positions.
         for t in range(steps):

@@ -115,7 +115,8 @@ def make_planner_grpo(cfg: dict, gcfg: dict, k: dict, g: torch.Generator, lr: fl
     grounder = Grounder(gcfg, k).requires_grad_(False)
     opt = torch.optim.Adam(model.parameters(), lr=lr, eps=1e-7)
     c, pool = cfg["completionLength"], k["poolBatch"]
-    prompts = {(w["rows"], w["promptLength"]): None for w in work}
+    # One prompt per group: the project runs each state's prompt once for its G samples.
+    prompts = {(w["rows"] // w["groupSize"], w["promptLength"]): None for w in work}
     for key in prompts:
         prompts[key] = planner_batch(key[0], key[1], cfg, k, g)[0]
     pool_inputs = grounder_inputs(pool, gcfg, k, g) if any(w["groundedQueries"] > 0 for w in work) else None
@@ -123,8 +124,8 @@ def make_planner_grpo(cfg: dict, gcfg: dict, k: dict, g: torch.Generator, lr: fl
 
     def step(w: dict) -> float:
         n, group = w["rows"], w["groupSize"]
-        prompt = prompts[(n, w["promptLength"])]
-        tokens, logp_old_gen = model.sample(prompt, w["decodeSteps"], k["temperature"], banned)
+        prompt = prompts[(n // group, w["promptLength"])]
+        tokens, logp_old_gen = model.sample(prompt, w["decodeSteps"], k["temperature"], banned, group)
         completion = torch.full((n, c), k["pad"], dtype=torch.long)
         completion[:, : tokens.shape[1]] = tokens
         logp_old = F.pad(logp_old_gen, (0, c - tokens.shape[1]))
@@ -138,8 +139,8 @@ def make_planner_grpo(cfg: dict, gcfg: dict, k: dict, g: torch.Generator, lr: fl
         adv = ((rewards - rewards.mean(1, keepdim=True)) / (rewards.std(1, keepdim=True) + 1e-4)).view(-1)
         mask = (completion != k["pad"]).float()
         with torch.no_grad():
-            logp_ref = reference.log_probs(prompt, completion)
-        logp = model.log_probs(prompt, completion)
+            logp_ref = reference.group_log_probs(prompt, completion, group)
+        logp = model.group_log_probs(prompt, completion, group)
         loss = grpo_loss(logp, logp_old, logp_ref, adv, mask, k["beta"], k["epsilon"])
         opt.zero_grad()
         loss.backward()

@@ -281,10 +281,17 @@ function regionMaskOf(valid: tf.Tensor): tf.Tensor {
 /** One screen's features: what the matching reads (cells) and the reading heads' logits. */
 export type ScreenFeatures = { cells: tf.Tensor3D; reading: GrounderReading };
 
-/** The features of screens `rows` [B] (int32 indices into S), for B instructions about S encoded screens. */
+/**
+ * The features of screens `rows` [B] (int32 indices into S), for B
+ * instructions about S encoded screens. A one-hot [B, S] product copies the
+ * rows exactly (finite values times 1, plus zeros); on WASM it took 5 ms for
+ * 16 glyph maps where GatherV2 took 280.
+ */
 export function pickScreens(f: ScreenFeatures, rows: tf.Tensor1D): ScreenFeatures {
   const r = f.reading;
-  const pick = (t: tf.Tensor3D) => tf.gather(t, rows) as tf.Tensor3D;
+  const s = f.cells.shape[0];
+  const hot = oneHotFloat(rows, s) as tf.Tensor2D;
+  const pick = (t: tf.Tensor3D) => tf.reshape(tf.matMul(hot, tf.reshape(t, [s, -1])), [rows.shape[0], t.shape[1], t.shape[2]]) as tf.Tensor3D;
   return {
     cells: pick(f.cells),
     reading: { letters: pick(r.letters), ...(r.glyphs ? { glyphs: pick(r.glyphs) } : {}), role: pick(r.role), icon: pick(r.icon), color: pick(r.color) },
