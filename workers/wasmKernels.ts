@@ -7,8 +7,15 @@
  * are never written in place once made, so the clone can share the data and
  * count one more reference, as the CPU backend's Identity and WASM's own
  * Reshape do. The values are the same; only the copy goes.
+ *
+ * SPELLED_CELLS: the grounder's in-order spelling match (orderedMatch.ts)
+ * as one pass over the WASM heap (orderedMatchRows.ts), where the tensor
+ * path runs some 150 small ops per batch.
  */
 import * as tf from '../src/models/tf';
+import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
+import { GRID_CELLS } from '../src/models/canvas';
+import { SPELLED_CELLS, spelledCellsRows } from '../src/models/orderedMatchRows';
 
 interface RefCounting {
   incRef(dataId: tf.DataId): void;
@@ -20,7 +27,25 @@ const sharedIdentity: tf.KernelFunc = ({ inputs, backend }) => {
   return { dataId: x.dataId, shape: x.shape, dtype: x.dtype };
 };
 
+const spelledCells: tf.KernelFunc = ({ inputs, backend, attrs }) => {
+  const wasm = backend as unknown as BackendWasm;
+  const { logp, letters, afterSpace } = inputs as Record<'logp' | 'letters' | 'afterSpace', tf.TensorInfo>;
+  const [b, n] = letters.shape;
+  const values = spelledCellsRows(
+    wasm.typedArrayFromHeap(logp) as Float32Array,
+    logp.shape[2],
+    wasm.typedArrayFromHeap(letters) as Int32Array,
+    wasm.typedArrayFromHeap(afterSpace) as Float32Array,
+    n,
+    (attrs as { perScreen: number }).perScreen,
+  );
+  const out = wasm.makeOutput([b, GRID_CELLS], 'float32');
+  (wasm.typedArrayFromHeap(out) as Float32Array).set(values);
+  return out;
+};
+
 export function registerWasmKernels(): void {
+  if (!tf.getKernel(SPELLED_CELLS, 'wasm')) tf.registerKernel({ kernelName: SPELLED_CELLS, backendName: 'wasm', kernelFunc: spelledCells });
   if (tf.getKernel('Identity', 'wasm')?.kernelFunc === sharedIdentity) return;
   tf.unregisterKernel('Identity', 'wasm');
   tf.registerKernel({ kernelName: 'Identity', backendName: 'wasm', kernelFunc: sharedIdentity });

@@ -18,11 +18,10 @@ import { oneHotFloat } from './dtype';
 import { max2x2 } from './glyphReader';
 import { repeatRows } from './readLayers';
 
-/** How far the next character may start, in glyph positions, within a word and after a space. */
-export const NEXT_WITHIN_WORD = 4; // bestBefore's windows are built for these two
-export const NEXT_AFTER_SPACE = 6;
-/** Below any real score, above -Infinity (whose sums turn into NaN). */
-const NONE = -1e6;
+// How far the next character may start, in glyph positions, within a word and after a space (bestBefore's
+// windows are built for these two); NONE: below any real score, above -Infinity (whose sums turn into NaN).
+import { NEXT_AFTER_SPACE, NEXT_WITHIN_WORD, NONE, SPELLED_CELLS, WORST_MATCH } from './orderedMatchRows';
+export { NEXT_AFTER_SPACE, NEXT_WITHIN_WORD, WORST_MATCH };
 
 /** x [B, R, C] shifted right by d along C, NONE coming in from the left. */
 function shiftRight(x: tf.Tensor3D, d: number): tf.Tensor3D {
@@ -76,8 +75,6 @@ export function orderedMatch(logp: tf.Tensor3D, letters: tf.Tensor2D, afterSpace
 /** The target's letters as tensors (instructionBatch.ts fills them): [B, N] int32 and [B, N] 0/1. */
 export type SpelledTensors = { letters: tf.Tensor2D; afterSpace: tf.Tensor2D };
 
-/** Floor of the match score: a run this bad is no run (and the clip keeps NONE out of the sums). */
-export const WORST_MATCH = -8;
 
 /**
  * The in-order match as a score map over cells [B, GRID_CELLS]: for each
@@ -94,6 +91,12 @@ export function spelledCells(glyphLogits: tf.Tensor3D, spell: SpelledTensors, pe
   const b = spell.letters.shape[0];
   const score = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     const [glyphs, letters, afterSpace] = args as [tf.Tensor3D, tf.Tensor2D, tf.Tensor2D];
+    const zero = () => [tf.zerosLike(glyphs), tf.zerosLike(letters), tf.zerosLike(afterSpace)];
+    if (tf.getKernel(SPELLED_CELLS, tf.getBackend())) {
+      // One kernel where the backend has it (WASM: orderedMatchRows.ts), for ~150 small ops below.
+      const logp = tf.logSoftmax(glyphs);
+      return { value: tf.engine().runKernel(SPELLED_CELLS, { logp, letters, afterSpace }, { perScreen }) as tf.Tensor2D, gradFunc: zero };
+    }
     const logp = repeatRows(tf.logSoftmax(glyphs), perScreen) as tf.Tensor3D;
     const runs = tf.clipByValue(orderedMatch(logp, letters, afterSpace), WORST_MATCH, 0);
     let grid = tf.reshape(runs, [b, GLYPH_ROWS, GLYPH_COLS, 1]) as tf.Tensor4D;
@@ -101,7 +104,7 @@ export function spelledCells(glyphLogits: tf.Tensor3D, spell: SpelledTensors, pe
     const spells = tf.cast(tf.greater(tf.slice(letters, [0, 0], [b, 1]), tf.scalar(0, 'int32')), 'float32');
     return {
       value: tf.mul(tf.reshape(grid, [b, GRID_CELLS]), spells),
-      gradFunc: () => [tf.zerosLike(glyphs), tf.zerosLike(letters), tf.zerosLike(afterSpace)],
+      gradFunc: zero,
     };
   }) as (g: tf.Tensor3D, l: tf.Tensor2D, a: tf.Tensor2D) => tf.Tensor2D;
   return score(glyphLogits, spell.letters, spell.afterSpace);
