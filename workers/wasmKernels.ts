@@ -27,9 +27,9 @@ const sharedIdentity: tf.KernelFunc = ({ inputs, backend }) => {
   return { dataId: x.dataId, shape: x.shape, dtype: x.dtype };
 };
 
-const spelledCells: tf.KernelFunc = ({ inputs, backend, attrs }) => {
+const spelledCells: tf.KernelFunc = ({ inputs, backend }) => {
   const wasm = backend as unknown as BackendWasm;
-  const { logp, letters, afterSpace } = inputs as Record<'logp' | 'letters' | 'afterSpace', tf.TensorInfo>;
+  const { logp, letters, afterSpace, rows } = inputs as Record<'logp' | 'letters' | 'afterSpace' | 'rows', tf.TensorInfo>;
   const [b, n] = letters.shape;
   const values = spelledCellsRows(
     wasm.typedArrayFromHeap(logp) as Float32Array,
@@ -37,7 +37,7 @@ const spelledCells: tf.KernelFunc = ({ inputs, backend, attrs }) => {
     wasm.typedArrayFromHeap(letters) as Int32Array,
     wasm.typedArrayFromHeap(afterSpace) as Float32Array,
     n,
-    (attrs as { perScreen: number }).perScreen,
+    wasm.typedArrayFromHeap(rows) as Int32Array,
   );
   const out = wasm.makeOutput([b, GRID_CELLS], 'float32');
   (wasm.typedArrayFromHeap(out) as Float32Array).set(values);

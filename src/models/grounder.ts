@@ -66,7 +66,7 @@ import {
   mlpSpecs,
   spaceToDepth,
 } from './layers';
-import { bagLogLikelihood, classMatch, repeatRows, rowConv, rowConvSpecs, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
+import { bagLogLikelihood, classMatch, pickRows, repeatRows, rowConv, rowConvSpecs, safeLog, slotPool, slotPoolSpecs, softUnion } from './readLayers';
 import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } from './params';
 import { glyphLetterLogits, glyphReaderSpecs, readGlyphs } from './glyphReader';
 import { spelledCells, type SpelledTensors } from './orderedMatch';
@@ -279,22 +279,18 @@ function regionMaskOf(valid: tf.Tensor): tf.Tensor {
 }
 
 /** One screen's features: what the matching reads (cells) and the reading heads' logits. */
-export type ScreenFeatures = { cells: tf.Tensor3D; reading: GrounderReading };
+/** glyphRows: which screen of reading.glyphs each instruction reads (pickScreens); absent, screen ⌊i / perScreen⌋. */
+export type ScreenFeatures = { cells: tf.Tensor3D; reading: GrounderReading; glyphRows?: tf.Tensor1D };
 
-/**
- * The features of screens `rows` [B] (int32 indices into S), for B
- * instructions about S encoded screens. A one-hot [B, S] product copies the
- * rows exactly (finite values times 1, plus zeros); on WASM it took 5 ms for
- * 16 glyph maps where GatherV2 took 280.
- */
+/** The features of screens `rows` [B] (int32 indices into S), for B instructions about S encoded screens. */
 export function pickScreens(f: ScreenFeatures, rows: tf.Tensor1D): ScreenFeatures {
   const r = f.reading;
-  const s = f.cells.shape[0];
-  const hot = oneHotFloat(rows, s) as tf.Tensor2D;
-  const pick = (t: tf.Tensor3D) => tf.reshape(tf.matMul(hot, tf.reshape(t, [s, -1])), [rows.shape[0], t.shape[1], t.shape[2]]) as tf.Tensor3D;
+  const pick = (t: tf.Tensor3D) => pickRows(t, rows) as tf.Tensor3D;
   return {
     cells: pick(f.cells),
-    reading: { letters: pick(r.letters), ...(r.glyphs ? { glyphs: pick(r.glyphs) } : {}), role: pick(r.role), icon: pick(r.icon), color: pick(r.color) },
+    // The glyph maps are the largest; the spelling match reads them by row instead (one log-softmax per screen).
+    reading: { letters: pick(r.letters), ...(r.glyphs ? { glyphs: r.glyphs } : {}), role: pick(r.role), icon: pick(r.icon), color: pick(r.color) },
+    ...(r.glyphs ? { glyphRows: rows } : {}),
   };
 }
 
@@ -431,7 +427,7 @@ export function groundOnScreens(
   if (reader && spell) {
     const learned = gateOf('parse.spell');
     const spellGate = opts.spellFloor === false ? learned : tf.add(learned, 1);
-    matched = tf.add(matched, tf.mul(spellGate, spelledCells(reader, spell, perScreen)));
+    matched = tf.add(matched, tf.mul(spellGate, spelledCells(reader, spell, screens.glyphRows ?? perScreen)));
     gates = tf.concat([gates, spellGate], 1) as tf.Tensor2D;
   }
 

@@ -16,7 +16,7 @@ import * as tf from './tf';
 import { CELL, GLYPH_COLS, GLYPH_ROWS, GLYPH_STRIDE, GRID_CELLS } from './canvas';
 import { oneHotFloat } from './dtype';
 import { max2x2 } from './glyphReader';
-import { repeatRows } from './readLayers';
+import { pickRows, repeatRows } from './readLayers';
 
 // How far the next character may start, in glyph positions, within a word and after a space (bestBefore's
 // windows are built for these two); NONE: below any real score, above -Infinity (whose sums turn into NaN).
@@ -80,32 +80,30 @@ export type SpelledTensors = { letters: tf.Tensor2D; afterSpace: tf.Tensor2D };
  * The in-order match as a score map over cells [B, GRID_CELLS]: for each
  * cell, the best mean log-probability of a run spelling the target that ends
  * in it, between WORST_MATCH and 0; a flat 0 for instructions that spell no
- * target. glyphLogits [S, GLYPH_POSITIONS, K], one screen per perScreen
- * instructions.
+ * target. glyphLogits [S, GLYPH_POSITIONS, K]; `screenOf`: instructions per
+ * screen (instruction i reads screen ⌊i / screenOf⌋), or each one's screen [B].
  *
  * No gradient flows back through it: the reader learns from its own glyph
  * labels, and a backward pass through the match would cost more than the
  * rest of the step. Inside customGrad its ops are not taped at all.
  */
-export function spelledCells(glyphLogits: tf.Tensor3D, spell: SpelledTensors, perScreen: number): tf.Tensor2D {
+export function spelledCells(glyphLogits: tf.Tensor3D, spell: SpelledTensors, screenOf: number | tf.Tensor1D): tf.Tensor2D {
   const b = spell.letters.shape[0];
   const score = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     const [glyphs, letters, afterSpace] = args as [tf.Tensor3D, tf.Tensor2D, tf.Tensor2D];
     const zero = () => [tf.zerosLike(glyphs), tf.zerosLike(letters), tf.zerosLike(afterSpace)];
+    const rows = typeof screenOf === 'number' ? tf.tensor1d(Array.from({ length: b }, (_, i) => Math.floor(i / screenOf)), 'int32') : screenOf;
+    const logp = tf.logSoftmax(glyphs); // once per screen
     if (tf.getKernel(SPELLED_CELLS, tf.getBackend())) {
       // One kernel where the backend has it (WASM: orderedMatchRows.ts), for ~150 small ops below.
-      const logp = tf.logSoftmax(glyphs);
-      return { value: tf.engine().runKernel(SPELLED_CELLS, { logp, letters, afterSpace }, { perScreen }) as tf.Tensor2D, gradFunc: zero };
+      return { value: tf.engine().runKernel(SPELLED_CELLS, { logp, letters, afterSpace, rows }) as tf.Tensor2D, gradFunc: zero };
     }
-    const logp = repeatRows(tf.logSoftmax(glyphs), perScreen) as tf.Tensor3D;
-    const runs = tf.clipByValue(orderedMatch(logp, letters, afterSpace), WORST_MATCH, 0);
+    const perRow = typeof screenOf === 'number' ? repeatRows(logp, screenOf) : pickRows(logp, rows);
+    const runs = tf.clipByValue(orderedMatch(perRow as tf.Tensor3D, letters, afterSpace), WORST_MATCH, 0);
     let grid = tf.reshape(runs, [b, GLYPH_ROWS, GLYPH_COLS, 1]) as tf.Tensor4D;
     for (let size = GLYPH_STRIDE; size < CELL; size *= 2) grid = max2x2(grid);
     const spells = tf.cast(tf.greater(tf.slice(letters, [0, 0], [b, 1]), tf.scalar(0, 'int32')), 'float32');
-    return {
-      value: tf.mul(tf.reshape(grid, [b, GRID_CELLS]), spells),
-      gradFunc: zero,
-    };
+    return { value: tf.mul(tf.reshape(grid, [b, GRID_CELLS]), spells), gradFunc: zero };
   }) as (g: tf.Tensor3D, l: tf.Tensor2D, a: tf.Tensor2D) => tf.Tensor2D;
   return score(glyphLogits, spell.letters, spell.afterSpace);
 }

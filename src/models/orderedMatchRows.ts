@@ -21,12 +21,12 @@ export const WORST_MATCH = -8;
 const POOL = CELL / GLYPH_STRIDE; // glyph positions per cell side
 
 /**
- * logp [S, GLYPH_POSITIONS, K] (log-probabilities, one screen per
- * `perScreen` rows), letters [B, N] (0 after the end), afterSpace [B, N]
- * 0/1 → [B, GRID_CELLS]: per cell, the best clipped mean log-probability of
- * a run spelling the row's target that ends in it; 0 for rows with no target.
+ * logp [S, GLYPH_POSITIONS, K] (log-probabilities), letters [B, N] (0
+ * after the end), afterSpace [B, N] 0/1, rows [B] (each row's screen) →
+ * [B, GRID_CELLS]: per cell, the best clipped mean log-probability of a run
+ * spelling the row's target that ends in it; 0 for rows with no target.
  */
-export function spelledCellsRows(logp: Float32Array, k: number, letters: Int32Array, afterSpace: Float32Array, n: number, perScreen: number): Float32Array {
+export function spelledCellsRows(logp: Float32Array, k: number, letters: Int32Array, afterSpace: Float32Array, n: number, rows: Int32Array): Float32Array {
   const b = letters.length / n;
   const out = new Float32Array(b * GRID_CELLS);
   let score = new Float64Array(GLYPH_POSITIONS);
@@ -35,7 +35,7 @@ export function spelledCellsRows(logp: Float32Array, k: number, letters: Int32Ar
   const w4 = new Float64Array(GLYPH_COLS);
   for (let r = 0; r < b; r++) {
     if (!(letters[r * n] > 0)) continue; // no target: a flat 0
-    const screen = Math.floor(r / perScreen) * GLYPH_POSITIONS * k;
+    const screen = rows[r] * GLYPH_POSITIONS * k;
     const first = letters[r * n];
     for (let p = 0; p < GLYPH_POSITIONS; p++) score[p] = logp[screen + p * k + first];
     let length = 1;

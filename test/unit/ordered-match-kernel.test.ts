@@ -41,8 +41,12 @@ describe('spelled cells as one WASM kernel', () => {
       afterSpace: tf.tensor2d(sp.flatMap((x) => Array.from(x.afterSpace)), [texts.length, SPELL_LETTERS]),
     };
     expect(tf.getKernel(SPELLED_CELLS, 'wasm')).toBeUndefined();
+    // Each row's screen given as a list, in any order (the reward pool's batches).
+    const rows = tf.tensor1d([1, 0, 1, 0, 0, 1], 'int32');
     const viaOps = tf.tidy(() => spelledCells(glyphs, spell, perScreen));
+    const listedOps = tf.tidy(() => spelledCells(glyphs, spell, rows));
     registerWasmKernels();
+    const listedKernel = tf.tidy(() => spelledCells(glyphs, spell, rows));
     const profile = await tf.profile(() => tf.tidy(() => spelledCells(glyphs, spell, perScreen)));
     const viaKernel = tf.tidy(() => spelledCells(glyphs, spell, perScreen));
     expect(profile.kernelNames).toContain(SPELLED_CELLS);
@@ -51,10 +55,16 @@ describe('spelled cells as one WASM kernel', () => {
     let worst = 0;
     for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
     expect(worst).toBeLessThan(1e-5);
+    const [c, d] = [(await listedOps.data()) as Float32Array, (await listedKernel.data()) as Float32Array];
+    expect(c.reduce((m, x, i) => Math.max(m, Math.abs(x - d[i])), 0)).toBeLessThan(1e-5);
+    // Row 5 reads screen 1 both ways; row 4 reads screen 0 in the list and screen 1 three to a screen.
+    const same = (r: number) => d.subarray(r * GRID_CELLS, (r + 1) * GRID_CELLS).every((x, i) => x === b[r * GRID_CELLS + i]);
+    expect(same(5)).toBe(true);
+    expect(same(4)).toBe(false);
     // Not a flat answer: the scores spread over the range, and the row without a target is 0.
     const row = (r: number) => Array.from(b.subarray(r * GRID_CELLS, (r + 1) * GRID_CELLS));
     expect(Math.max(...row(0)) - Math.min(...row(0))).toBeGreaterThan(1);
     expect(new Set(row(3))).toEqual(new Set([0]));
-    tf.dispose([glyphs, spell.letters, spell.afterSpace, viaOps, viaKernel]);
+    tf.dispose([glyphs, spell.letters, spell.afterSpace, viaOps, viaKernel, rows, listedOps, listedKernel]);
   });
 });

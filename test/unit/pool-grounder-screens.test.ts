@@ -3,7 +3,8 @@
  * once and grounds every instruction about it from those features (a GRPO
  * group's G instructions share a screen): the answers equal grounding each
  * query on its own screen with grounderForward, across chunk boundaries and
- * with uneven counts per screen, and nothing leaks.
+ * with uneven counts per screen and a batch about one screen, and nothing
+ * leaks.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
@@ -30,8 +31,9 @@ describe('neural pool grounder', () => {
     const cfg = grounderPreset('tiny');
     const params = initGrounder(new Random(6), cfg);
     const states = trainingPlannerStates(new Random(8), 3);
-    // Screen 0 asked 4 times, screen 1 once, screen 2 three times, interleaved so chunks of 3 mix them.
-    const order = [0, 0, 1, 2, 0, 2, 2, 0];
+    // Screen 0 asked 4 times, screen 1 once, screen 2 three times, interleaved so chunks of 3 mix them;
+    // the last chunk asks about one screen only.
+    const order = [0, 0, 1, 2, 0, 2, 2, 0, 1, 1, 1];
     const queries: GroundingQuery[] = order.map((s, i) => ({ screen: states[s].screen, instruction: i % 2 ? states[s].instruction : `click the "${states[s].parts.goal.split(' ')[0]}" button` }));
     const before = tf.memory().numTensors;
     const pooled = await neuralPoolGrounder(params, cfg, tok, { batchSize: 3 }).ground(queries);
