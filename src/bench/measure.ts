@@ -32,6 +32,8 @@ export interface StepProfile extends FlopCount {
   peakStepBytes: number;
   /** Every kernel the step launched, in order, with what a replay needs (kernelTimes.ts). */
   calls: KernelCall[];
+  /** Tensor reads back to the host (the backend's read and readSync). */
+  readBacks: number;
 }
 
 /**
@@ -46,6 +48,22 @@ export async function profileStep(step: () => Promise<unknown>): Promise<StepPro
   const kernels: KernelCall[] = [];
   const before = tf.memory().numBytes;
   let peak = before;
+  const backend = tf.backend() as unknown as Record<'read' | 'readSync', (...a: unknown[]) => unknown>;
+  const reads = { read: backend.read, readSync: backend.readSync };
+  let readBacks = 0;
+  let inside = false; // WASM's read calls its readSync: one read-back
+  for (const key of ['read', 'readSync'] as const) {
+    backend[key] = function (this: unknown, ...a: unknown[]) {
+      if (inside) return reads[key].apply(this, a);
+      readBacks++;
+      inside = true;
+      try {
+        return reads[key].apply(this, a);
+      } finally {
+        inside = false;
+      }
+    };
+  }
   engine.runKernel = function (this: unknown, name, inputs, attrs) {
     const out = original.call(this, name, inputs, attrs);
     const outs = Array.isArray(out) ? out : [out];
@@ -57,8 +75,10 @@ export async function profileStep(step: () => Promise<unknown>): Promise<StepPro
     await step();
   } finally {
     engine.runKernel = original;
+    backend.read = reads.read;
+    backend.readSync = reads.readSync;
   }
-  return { ...countFlops(kernels), peakStepBytes: Math.max(0, peak - before), calls: kernels };
+  return { ...countFlops(kernels), peakStepBytes: Math.max(0, peak - before), calls: kernels, readBacks };
 }
 
 /** Compiled shader programs the WebGPU backend holds (null on other backends): a count that grows during a timed step means shapes are not fixed. */
@@ -115,6 +135,7 @@ export function stepFigures(timing: StepTiming, profile: StepProfile, kernelTime
     flops: profile.flops,
     matmuls: profile.matmuls,
     kernels: profile.kernels,
+    readBacks: profile.readBacks,
     dominant: profile.dominant,
     gflops: profile.flops / medianMs / 1e6,
     peakStepBytes: profile.peakStepBytes,

@@ -52,7 +52,7 @@ function kernelLine(name: string, s: StepFigures): string | null {
 
 function stepLine(name: string, s: StepFigures, matmulGflops: number): string {
   const ms = s.stepMs.map((x) => Math.round(x)).join(', ');
-  return `${name}: steps ${ms} ms (warm-up ${Math.round(s.warmupMs)} ms), ${s.kernels} kernels, ${(s.flops / 1e9).toFixed(3)} GFLOP → ${s.gflops.toFixed(3)} GFLOP/s; matmul ${matmulGflops.toFixed(3)} GFLOP/s`;
+  return `${name}: steps ${ms} ms (warm-up ${Math.round(s.warmupMs)} ms), ${s.kernels} kernels, ${s.readBacks} read-backs, ${(s.flops / 1e9).toFixed(3)} GFLOP → ${s.gflops.toFixed(3)} GFLOP/s; matmul ${matmulGflops.toFixed(3)} GFLOP/s`;
 }
 
 export async function runBench(o: BenchOptions, deps: BenchDeps): Promise<WorkerBench> {

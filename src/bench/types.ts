@@ -65,6 +65,8 @@ export interface StepFigures {
   matmuls: number;
   /** All kernels per step: each is a dispatch, and on a GPU each costs a fixed overhead. */
   kernels: number;
+  /** Reads of tensor data back to the host per step (backend read/readSync): on a GPU each waits for the queue to drain. */
+  readBacks: number;
   /** The product with the largest FLOP share: the reference matmul has its shape. */
   dominant: MatmulShape;
   gflops: number;
@@ -262,7 +264,7 @@ export interface BenchReport {
   screens: { rendered_per_second: number; ms_each: number; count: number };
   grounder: ReportedStep & { sft_samples_per_second: number; batch: number };
   planner: ReportedStep & { grpo_groups_per_second: number; prompts: number; group_size: number };
-  planner_sft: { batch: number; step_ms: number; step_gflop: number; step_gflops: number; kernels_per_step: number; matmuls_per_step: number; warmup_ms: number };
+  planner_sft: { batch: number; step_ms: number; step_gflop: number; step_gflops: number; kernels_per_step: number; read_backs_per_step: number; matmuls_per_step: number; warmup_ms: number };
   /** The PyTorch anchor (--anchor): the same steps timed in PyTorch on CPU, interleaved with the WASM runs; null without it. */
   anchor: AnchorReport | null;
   iteration: {
@@ -308,6 +310,7 @@ export interface ReportedStep {
   matmul_shape: MatmulShape;
   step_efficiency: number;
   kernels_per_step: number;
+  read_backs_per_step: number;
   matmuls_per_step: number;
   warmup_ms: number;
   shaders_compiled_warmup: number | null;

@@ -6,7 +6,7 @@ import { anchorSpec } from '../../src/bench/anchorSpec';
 import type { StepFigures, WorkerBench } from '../../src/bench/types';
 
 function figures(medianMs: number, flops: number): StepFigures {
-  return { stepMs: [medianMs], warmupMs: medianMs, warmupShaders: null, timedShaders: null, medianMs, flops, matmuls: 10, kernels: 100, dominant: { batch: 1, m: 2, k: 2, n: 2 }, gflops: flops / medianMs / 1e6, peakStepBytes: 0, kernelTimes: null };
+  return { stepMs: [medianMs], warmupMs: medianMs, warmupShaders: null, timedShaders: null, medianMs, flops, matmuls: 10, kernels: 100, readBacks: 1, dominant: { batch: 1, m: 2, k: 2, n: 2 }, gflops: flops / medianMs / 1e6, peakStepBytes: 0, kernelTimes: null };
 }
 
 const spec = anchorSpec('tiny');

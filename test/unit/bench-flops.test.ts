@@ -55,6 +55,14 @@ describe('FLOPs of real steps, profiled on WASM, against shapes computed by hand
     expect(prof.flops).toBe(3 * 2 * 4 * 6 * 5);
     expect(prof.matmuls).toBe(3);
     expect(prof.kernels).toBeGreaterThan(3);
+    expect(prof.readBacks).toBe(1); // the loss, once
+    const twice = await profileStep(async () => {
+      const y = tf.add(x, 1);
+      y.dataSync();
+      await y.data();
+      y.dispose();
+    });
+    expect(twice.readBacks).toBe(2);
     x.dispose();
     opt.dispose();
     disposeParams(p);

@@ -9,7 +9,7 @@ const anchorSpecFixture = anchorSpec('tiny');
 const mem = (tensors: number, gpu: number): MemorySnapshot => ({ tensors, bytes: gpu, gpuBytesInUse: gpu, gpuBytesAllocated: gpu * 2 });
 
 function step(flops: number, medianMs: number, peak = 1000): StepFigures {
-  return { stepMs: [medianMs], warmupMs: 5 * medianMs, warmupShaders: 40, timedShaders: 0, medianMs, flops, matmuls: 10, kernels: 300, dominant: { batch: 1, m: 64, k: 32, n: 16 }, gflops: flops / medianMs / 1e6, peakStepBytes: peak, kernelTimes: null };
+  return { stepMs: [medianMs], warmupMs: 5 * medianMs, warmupShaders: 40, timedShaders: 0, medianMs, flops, matmuls: 10, kernels: 300, readBacks: 3, dominant: { batch: 1, m: 64, k: 32, n: 16 }, gflops: flops / medianMs / 1e6, peakStepBytes: peak, kernelTimes: null };
 }
 
 function worker(after: MemorySnapshot[]): WorkerBench {
@@ -52,6 +52,8 @@ describe('the benchmark JSON', () => {
     expect(r.grounder.step_efficiency).toBe(0.5);
     expect(r.planner.step_efficiency).toBe(0.05);
     expect(r.grounder.sft_samples_per_second).toBe(80);
+    expect(r.grounder.read_backs_per_step).toBe(3);
+    expect(r.planner_sft.read_backs_per_step).toBe(3);
     expect(r.planner.grpo_groups_per_second).toBe(1);
     expect(r.screens.rendered_per_second).toBe(50);
     expect(r.memory.tensor_growth).toBe(0);
