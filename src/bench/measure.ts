@@ -51,10 +51,13 @@ export async function profileStep(step: () => Promise<unknown>): Promise<StepPro
   const backend = tf.backend() as unknown as Record<'read' | 'readSync', (...a: unknown[]) => unknown>;
   const reads = { read: backend.read, readSync: backend.readSync };
   let readBacks = 0;
-  let inside = false; // WASM's read calls its readSync: one read-back
+  // WASM's read calls its readSync (one read-back), and some of its kernels (slice, gather) read their
+  // inputs with readSync on the host: those are not read-backs, so only reads outside a kernel count.
+  let inside = false;
+  let inKernel = 0;
   for (const key of ['read', 'readSync'] as const) {
     backend[key] = function (this: unknown, ...a: unknown[]) {
-      if (inside) return reads[key].apply(this, a);
+      if (inside || inKernel > 0) return reads[key].apply(this, a);
       readBacks++;
       inside = true;
       try {
@@ -65,7 +68,13 @@ export async function profileStep(step: () => Promise<unknown>): Promise<StepPro
     };
   }
   engine.runKernel = function (this: unknown, name, inputs, attrs) {
-    const out = original.call(this, name, inputs, attrs);
+    inKernel++;
+    let out;
+    try {
+      out = original.call(this, name, inputs, attrs);
+    } finally {
+      inKernel--;
+    }
     const outs = Array.isArray(out) ? out : [out];
     kernels.push(callOf(name, inputs, attrs, outs));
     peak = Math.max(peak, tf.memory().numBytes);
