@@ -92,13 +92,13 @@ export function spelledCells(glyphLogits: tf.Tensor3D, spell: SpelledTensors, sc
   const score = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     const [glyphs, letters, afterSpace] = args as [tf.Tensor3D, tf.Tensor2D, tf.Tensor2D];
     const zero = () => [tf.zerosLike(glyphs), tf.zerosLike(letters), tf.zerosLike(afterSpace)];
-    const rows = typeof screenOf === 'number' ? tf.tensor1d(Array.from({ length: b }, (_, i) => Math.floor(i / screenOf)), 'int32') : screenOf;
     const logp = tf.logSoftmax(glyphs); // once per screen
     if (tf.getKernel(SPELLED_CELLS, tf.getBackend())) {
       // One kernel where the backend has it (WASM: orderedMatchRows.ts), for ~150 small ops below.
+      const rows = typeof screenOf === 'number' ? tf.tensor1d(Array.from({ length: b }, (_, i) => Math.floor(i / screenOf)), 'int32') : screenOf;
       return { value: tf.engine().runKernel(SPELLED_CELLS, { logp, letters, afterSpace, rows }) as tf.Tensor2D, gradFunc: zero };
     }
-    const perRow = typeof screenOf === 'number' ? repeatRows(logp, screenOf) : pickRows(logp, rows);
+    const perRow = typeof screenOf === 'number' ? repeatRows(logp, screenOf) : pickRows(logp, screenOf);
     const runs = tf.clipByValue(orderedMatch(perRow as tf.Tensor3D, letters, afterSpace), WORST_MATCH, 0);
     let grid = tf.reshape(runs, [b, GLYPH_ROWS, GLYPH_COLS, 1]) as tf.Tensor4D;
     for (let size = GLYPH_STRIDE; size < CELL; size *= 2) grid = max2x2(grid);
