@@ -8,6 +8,9 @@
  * count one more reference, as the CPU backend's Identity and WASM's own
  * Reshape do. The values are the same; only the copy goes.
  *
+ * BatchMatMul: products with a batch as one XNNPACK product per entry
+ * (wasmBatchMatMul.ts), where the backend runs a scalar loop.
+ *
  * SPELLED_CELLS: the grounder's in-order spelling match (orderedMatch.ts)
  * as one pass over the WASM heap (orderedMatchRows.ts), where the tensor
  * path runs some 150 small ops per batch.
@@ -16,6 +19,7 @@ import * as tf from '../src/models/tf';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { GRID_CELLS } from '../src/models/canvas';
 import { SPELLED_CELLS, spelledCellsRows } from '../src/models/orderedMatchRows';
+import { batchedProductKernel } from './wasmBatchMatMul';
 
 interface RefCounting {
   incRef(dataId: tf.DataId): void;
@@ -44,8 +48,16 @@ const spelledCells: tf.KernelFunc = ({ inputs, backend }) => {
   return out;
 };
 
+/** The backend's own BatchMatMul, kept for the products the replacement hands back. */
+let backendProduct: tf.KernelConfig | undefined;
+
 export function registerWasmKernels(): void {
   if (!tf.getKernel(SPELLED_CELLS, 'wasm')) tf.registerKernel({ kernelName: SPELLED_CELLS, backendName: 'wasm', kernelFunc: spelledCells });
+  if (!backendProduct) {
+    backendProduct = { ...(tf.getKernel('BatchMatMul', 'wasm') as tf.KernelConfig) };
+    tf.unregisterKernel('BatchMatMul', 'wasm');
+    tf.registerKernel({ ...backendProduct, kernelFunc: batchedProductKernel(backendProduct.kernelFunc) });
+  }
   if (tf.getKernel('Identity', 'wasm')?.kernelFunc === sharedIdentity) return;
   tf.unregisterKernel('Identity', 'wasm');
   tf.registerKernel({ kernelName: 'Identity', backendName: 'wasm', kernelFunc: sharedIdentity });
