@@ -11,6 +11,10 @@
  * BatchMatMul: products with a batch as one XNNPACK product per entry
  * (wasmBatchMatMul.ts), where the backend runs a scalar loop.
  *
+ * GLYPH_WINDOWS_T: the glyph reader's windows for its weight gradient in
+ * one pass (src/models/glyphWindows.ts), where the tensor path takes 36
+ * slices, a concat and a transpose.
+ *
  * SPELLED_CELLS: the grounder's in-order spelling match (orderedMatch.ts)
  * as one pass over the WASM heap (orderedMatchRows.ts), where the tensor
  * path runs some 150 small ops per batch.
@@ -20,6 +24,7 @@ import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { GRID_CELLS } from '../src/models/canvas';
 import { SPELLED_CELLS, spelledCellsRows } from '../src/models/orderedMatchRows';
 import { batchedProductKernel } from './wasmBatchMatMul';
+import { GLYPH_WINDOWS_T, glyphWindowsShape, glyphWindowsTransposed } from '../src/models/glyphWindows';
 
 interface RefCounting {
   incRef(dataId: tf.DataId): void;
@@ -48,11 +53,22 @@ const spelledCells: tf.KernelFunc = ({ inputs, backend }) => {
   return out;
 };
 
+const glyphWindowsT: tf.KernelFunc = ({ inputs, backend, attrs }) => {
+  const wasm = backend as unknown as BackendWasm;
+  const padded = inputs.padded as tf.TensorInfo;
+  const side = (attrs as { side: number }).side;
+  const out = wasm.makeOutput(glyphWindowsShape(padded.shape, side), 'float32');
+  // Views after makeOutput: growing the heap detaches older ones.
+  glyphWindowsTransposed(wasm.typedArrayFromHeap(padded) as Float32Array, padded.shape, side, wasm.typedArrayFromHeap(out) as Float32Array);
+  return out;
+};
+
 /** The backend's own BatchMatMul, kept for the products the replacement hands back. */
 let backendProduct: tf.KernelConfig | undefined;
 
 export function registerWasmKernels(): void {
   if (!tf.getKernel(SPELLED_CELLS, 'wasm')) tf.registerKernel({ kernelName: SPELLED_CELLS, backendName: 'wasm', kernelFunc: spelledCells });
+  if (!tf.getKernel(GLYPH_WINDOWS_T, 'wasm')) tf.registerKernel({ kernelName: GLYPH_WINDOWS_T, backendName: 'wasm', kernelFunc: glyphWindowsT });
   if (!backendProduct) {
     backendProduct = { ...(tf.getKernel('BatchMatMul', 'wasm') as tf.KernelConfig) };
     tf.unregisterKernel('BatchMatMul', 'wasm');

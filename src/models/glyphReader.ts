@@ -19,6 +19,7 @@ import { dense, denseOnData, denseSpecs, relu, spaceToDepth } from './layers';
 import { get, type ParamMap, type ParamSpecs } from './params';
 import { transposedTimes } from './fastops';
 import { softmax } from './rowOps';
+import { GLYPH_WINDOWS_T } from './glyphWindows';
 
 /** The window, in glyph-grid steps before and after a position: 6 steps of 2 px = 12 px. */
 const BEFORE = 2;
@@ -87,6 +88,13 @@ function windowsOf(padded: tf.Tensor4D): tf.Tensor4D {
   return tf.concat(views, 3) as tf.Tensor4D;
 }
 
+/** windowsᵀ × rows, the window weights' gradient: on WASM with the windows built transposed in one kernel (glyphWindows.ts). */
+function windowsTimes(padded: tf.Tensor4D, rows: tf.Tensor2D): tf.Tensor2D {
+  if (!tf.getKernel(GLYPH_WINDOWS_T, tf.getBackend())) return transposedTimes(tf.reshape(windowsOf(padded), [-1, WINDOW_INPUTS]), rows) as tf.Tensor2D;
+  const windowsT = tf.engine().runKernel(GLYPH_WINDOWS_T, { padded }, { side: SIDE }) as tf.Tensor2D;
+  return tf.matMul(windowsT, rows);
+}
+
 /**
  * The window layer before its ReLU, [S, GLYPH_ROWS, GLYPH_COLS, hidden]:
  * each window times glyph.window.w, plus its bias. `byConvolution` (the
@@ -95,7 +103,8 @@ function windowsOf(padded: tf.Tensor4D): tf.Tensor4D {
  * windows; building them took 36 slices and a concat, about a sixth of a
  * grounder SFT step (docs/experiments.md, 4 Dec). tfjs has no WASM kernel for
  * a convolution's filter gradient, so the backward pass builds the windows
- * then, and only when the reader trains. Same values as the windows times the
+ * then (transposed, in one kernel: windowsTimes), and only when the reader
+ * trains. Same values as the windows times the
  * weights, up to the order of the additions.
  */
 export function windowLayer(p: ParamMap, images: tf.Tensor4D, byConvolution = tf.getBackend() === 'wasm'): tf.Tensor4D {
@@ -111,9 +120,8 @@ export function windowLayer(p: ParamMap, images: tf.Tensor4D, byConvolution = tf
     return {
       value: tf.add(tf.conv2d(padded, filter, 1, 'valid'), bt),
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-        const rows = tf.reshape(dy, [-1, hidden]);
-        const windows = tf.reshape(windowsOf(saved[0] as tf.Tensor4D), [-1, WINDOW_INPUTS]);
-        return [transposedTimes(windows, rows), tf.sum(rows, 0)];
+        const rows = tf.reshape(dy, [-1, hidden]) as tf.Tensor2D;
+        return [windowsTimes(saved[0] as tf.Tensor4D, rows), tf.sum(rows, 0)];
       },
     };
   });

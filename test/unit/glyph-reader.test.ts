@@ -9,6 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, GLYPH_COLS, GLYPH_POSITIONS, GRID_COLS, IMAGE_FLOATS } from '../../src/models/canvas';
+import { GLYPH_WINDOWS_T } from '../../src/models/glyphWindows';
+import { registerWasmKernels } from '../../workers/wasmKernels';
 import { glyphReaderSpecs, glyphsNearCells, readGlyphs, windowLayer } from '../../src/models/glyphReader';
 import { initParams } from '../../src/models/params';
 import { oneHotFloat } from '../../src/models/dtype';
@@ -37,7 +39,7 @@ function painted(screens: readonly Screen[]): { images: Float32Array; labels: In
 }
 
 describe('the window layer as a convolution (WASM)', () => {
-  it('gives the windows-times-weights values and weight gradients', () => {
+  it('gives the windows-times-weights values and weight gradients, with and without the windows kernel', () => {
     const params = initParams(new Random(5), glyphReaderSpecs(16));
     const screens = trainingScreens(new Random(6), 2).map((s) => s.screen);
     const images = tf.tensor4d(painted(screens).images, [2, CANVAS_HEIGHT, CANVAS_WIDTH, 3]);
@@ -52,6 +54,9 @@ describe('the window layer as a convolution (WASM)', () => {
       });
     const dense = run(false);
     const conv = run(true);
+    registerWasmKernels(); // the weight gradient from the windows built transposed in one kernel
+    expect(tf.getKernel(GLYPH_WINDOWS_T, 'wasm')).toBeTruthy();
+    const kernel = run(true);
     const worst = (a: ArrayLike<number>, c: ArrayLike<number>) => {
       let m = 0;
       let scale = 1e-6;
@@ -66,6 +71,8 @@ describe('the window layer as a convolution (WASM)', () => {
     expect(Math.abs(conv.loss - dense.loss) / Math.abs(dense.loss)).toBeLessThan(1e-5);
     expect(worst(dense.dw, conv.dw)).toBeLessThan(1e-5);
     expect(worst(dense.db, conv.db)).toBeLessThan(1e-5);
+    expect(worst(dense.dw, kernel.dw)).toBeLessThan(1e-5);
+    expect(worst(dense.db, kernel.db)).toBeLessThan(1e-5);
     images.dispose();
   });
 });
