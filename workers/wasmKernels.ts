@@ -15,6 +15,10 @@
  * one pass (src/models/glyphWindows.ts), where the tensor path takes 36
  * slices, a concat and a transpose.
  *
+ * IM2COL_3X3 and COL2IM_3X3, NEAR_MAX and NEAR_MAX_GRAD: the 3×3 convolution's
+ * windows and glyphsNearCells's window maximum, each way as one kernel
+ * (src/models/windowLoops.ts) where the tensor path takes dozens of ops.
+ *
  * SPELLED_CELLS: the grounder's in-order spelling match (orderedMatch.ts)
  * as one pass over the WASM heap (orderedMatchRows.ts), where the tensor
  * path runs some 150 small ops per batch.
@@ -25,6 +29,7 @@ import { GRID_CELLS } from '../src/models/canvas';
 import { SPELLED_CELLS, spelledCellsRows } from '../src/models/orderedMatchRows';
 import { batchedProductKernel } from './wasmBatchMatMul';
 import { GLYPH_WINDOWS_T, glyphWindowsShape, glyphWindowsTransposed } from '../src/models/glyphWindows';
+import { COL2IM_3X3, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD, col2im3x3Into, im2col3x3Into, nearMaxGradInto, nearMaxInto } from '../src/models/windowLoops';
 
 interface RefCounting {
   incRef(dataId: tf.DataId): void;
@@ -63,12 +68,57 @@ const glyphWindowsT: tf.KernelFunc = ({ inputs, backend, attrs }) => {
   return out;
 };
 
+const im2col: tf.KernelFunc = ({ inputs, backend }) => {
+  const wasm = backend as unknown as BackendWasm;
+  const x = inputs.x as tf.TensorInfo;
+  const [b, h, w, c] = x.shape;
+  const out = wasm.makeOutput([b, h, w, 9 * c], 'float32');
+  im2col3x3Into(wasm.typedArrayFromHeap(x) as Float32Array, x.shape, wasm.typedArrayFromHeap(out) as Float32Array);
+  return out;
+};
+
+const col2im: tf.KernelFunc = ({ inputs, backend }) => {
+  const wasm = backend as unknown as BackendWasm;
+  const g = inputs.g as tf.TensorInfo;
+  const [b, h, w, c9] = g.shape;
+  const out = wasm.makeOutput([b, h, w, c9 / 9], 'float32');
+  col2im3x3Into(wasm.typedArrayFromHeap(g) as Float32Array, out.shape, wasm.typedArrayFromHeap(out) as Float32Array);
+  return out;
+};
+
+const nearMax: tf.KernelFunc = ({ inputs, backend, attrs }) => {
+  const wasm = backend as unknown as BackendWasm;
+  const x = inputs.x as tf.TensorInfo;
+  const { pool, nearRows, nearCols } = attrs as { pool: number; nearRows: number; nearCols: number };
+  const [s, h, w, k] = x.shape;
+  const value = wasm.makeOutput([s, h / pool, w / pool, k], 'float32');
+  const index = wasm.makeOutput(value.shape, 'int32');
+  nearMaxInto(wasm.typedArrayFromHeap(x) as Float32Array, x.shape, pool, nearRows, nearCols, wasm.typedArrayFromHeap(value) as Float32Array, wasm.typedArrayFromHeap(index) as Int32Array);
+  return [value, index];
+};
+
+const nearMaxGrad: tf.KernelFunc = ({ inputs, backend, attrs }) => {
+  const wasm = backend as unknown as BackendWasm;
+  const { dy, index } = inputs as { dy: tf.TensorInfo; index: tf.TensorInfo };
+  const dx = wasm.makeOutput((attrs as { shape: number[] }).shape, 'float32');
+  nearMaxGradInto(wasm.typedArrayFromHeap(dy) as Float32Array, wasm.typedArrayFromHeap(index) as Int32Array, wasm.typedArrayFromHeap(dx) as Float32Array);
+  return dx;
+};
+
+const OWN_KERNELS: [string, tf.KernelFunc][] = [
+  [SPELLED_CELLS, spelledCells],
+  [GLYPH_WINDOWS_T, glyphWindowsT],
+  [IM2COL_3X3, im2col],
+  [COL2IM_3X3, col2im],
+  [NEAR_MAX, nearMax],
+  [NEAR_MAX_GRAD, nearMaxGrad],
+];
+
 /** The backend's own BatchMatMul, kept for the products the replacement hands back. */
 let backendProduct: tf.KernelConfig | undefined;
 
 export function registerWasmKernels(): void {
-  if (!tf.getKernel(SPELLED_CELLS, 'wasm')) tf.registerKernel({ kernelName: SPELLED_CELLS, backendName: 'wasm', kernelFunc: spelledCells });
-  if (!tf.getKernel(GLYPH_WINDOWS_T, 'wasm')) tf.registerKernel({ kernelName: GLYPH_WINDOWS_T, backendName: 'wasm', kernelFunc: glyphWindowsT });
+  for (const [kernelName, kernelFunc] of OWN_KERNELS) if (!tf.getKernel(kernelName, 'wasm')) tf.registerKernel({ kernelName, backendName: 'wasm', kernelFunc });
   if (!backendProduct) {
     backendProduct = { ...(tf.getKernel('BatchMatMul', 'wasm') as tf.KernelConfig) };
     tf.unregisterKernel('BatchMatMul', 'wasm');

@@ -18,6 +18,10 @@
  */
 import * as tf from './tf';
 import { flaggedProduct } from './rowOps';
+import { COL2IM_3X3, IM2COL_3X3 } from './kernelNames';
+
+/** Whether im2col and its gradient each run as one kernel here (WASM: workers/wasmKernels.ts). */
+const hasWindowKernels = (): boolean => Boolean(tf.getKernel(COL2IM_3X3, tf.getBackend()) && tf.getKernel(IM2COL_3X3, tf.getBackend()));
 
 function swapLast(x: tf.Tensor): tf.Tensor {
   const r = x.rank;
@@ -105,6 +109,12 @@ const OFFSETS: readonly [number, number][] = [0, 1, 2].flatMap((dy) => [0, 1, 2]
 const im2col = tf.customGrad((...args: Arg[]) => {
   const [x] = args as [tf.Tensor];
   const [b, h, w, c] = x.shape;
+  if (hasWindowKernels()) {
+    return {
+      value: tf.engine().runKernel(IM2COL_3X3, { x }, {}) as tf.Tensor,
+      gradFunc: (g: tf.Tensor) => [tf.engine().runKernel(COL2IM_3X3, { g }, {}) as tf.Tensor],
+    };
+  }
   const padded = tf.pad(x, [[0, 0], [1, 1], [1, 1], [0, 0]]);
   const views = OFFSETS.map(([dy, dx]) => tf.slice(padded, [0, dy, dx, 0], [b, h, w, c]));
   return {

@@ -20,6 +20,7 @@ import { get, type ParamMap, type ParamSpecs } from './params';
 import { transposedTimes } from './fastops';
 import { softmax } from './rowOps';
 import { GLYPH_WINDOWS_T } from './glyphWindows';
+import { NEAR_MAX, NEAR_MAX_GRAD } from './kernelNames';
 
 /** The window, in glyph-grid steps before and after a position: 6 steps of 2 px = 12 px. */
 const BEFORE = 2;
@@ -145,6 +146,18 @@ export function max2x2(x: tf.Tensor4D): tf.Tensor4D {
   return tf.reshape(m, [s, h / 2, w / 2, k]) as tf.Tensor4D;
 }
 
+/** glyphsNearCells's pooling and window maximum as one kernel and its gradient as another (WASM: windowLoops.ts). */
+const nearMax = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+  const [x, save] = args as [tf.Tensor4D, tf.GradSaveFunc];
+  const attrs = { pool: CELL / GLYPH_STRIDE, nearRows: NEAR_ROWS, nearCols: NEAR_COLS };
+  const [value, index] = tf.engine().runKernel(NEAR_MAX, { x }, attrs) as unknown as [tf.Tensor4D, tf.Tensor4D];
+  save([index]);
+  return {
+    value,
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [tf.engine().runKernel(NEAR_MAX_GRAD, { dy, index: saved[0] }, { shape: x.shape }) as tf.Tensor],
+  };
+});
+
 /**
  * For each cell, how likely each character is to be drawn near it (within
  * NEAR_COLS cells on its row, NEAR_ROWS rows up or down): the most likely
@@ -154,6 +167,7 @@ export function glyphsNearCells(glyphLogits: tf.Tensor3D): tf.Tensor3D {
   const s = glyphLogits.shape[0];
   const k = LETTER_CLASSES;
   let perCell = tf.reshape(softmax(glyphLogits), [s, GLYPH_ROWS, GLYPH_COLS, k]) as tf.Tensor4D;
+  if (tf.getKernel(NEAR_MAX, tf.getBackend())) return tf.reshape(nearMax(perCell), [s, GRID_CELLS, k]) as tf.Tensor3D;
   for (let size = GLYPH_STRIDE; size < CELL; size *= 2) perCell = max2x2(perCell);
   const padded = tf.pad(perCell, [[0, 0], [NEAR_ROWS, NEAR_ROWS], [NEAR_COLS, NEAR_COLS], [0, 0]]);
   let near: tf.Tensor | null = null;

@@ -1,7 +1,8 @@
 /**
- * Names of our own WebGPU kernels (workers/rowKernels.ts registers them,
- * src/models/rowOps.ts runs them). Kept apart from both so that the bench's
- * FLOP count can name the product kernel without loading tfjs.
+ * Names of our own kernels (workers/rowKernels.ts registers the WebGPU ones,
+ * workers/wasmKernels.ts the WASM ones; src/models runs them). Kept apart
+ * from both so that the bench's FLOP count can name the product kernel
+ * without loading tfjs.
  */
 export const PLAIN_PRODUCT = 'CoevoPlainProduct';
 export const ROW_SOFTMAX = 'CoevoRowSoftmax';
@@ -10,3 +11,7 @@ export const ROW_STANDARDIZE = 'CoevoRowStandardize';
 export const ROW_LAYER_NORM = 'CoevoRowLayerNorm';
 export const ROW_LAYER_NORM_GRAD = 'CoevoRowLayerNormGrad';
 export const IM2COL_3X3 = 'CoevoIm2Col3x3';
+/** WASM only (src/models/windowLoops.ts): im2col's gradient, and glyphsNearCells's window maximum with its gradient. */
+export const COL2IM_3X3 = 'CoevoCol2Im3x3';
+export const NEAR_MAX = 'CoevoNearMax';
+export const NEAR_MAX_GRAD = 'CoevoNearMaxGrad';
