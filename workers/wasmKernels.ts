@@ -19,6 +19,11 @@
  * windows and glyphsNearCells's window maximum, each way as one kernel
  * (src/models/windowLoops.ts) where the tensor path takes dozens of ops.
  *
+ * ROW_LAYER_NORM (with its gradient and ROW_STANDARDIZE), GELU_TANH and
+ * GELU_TANH_GRAD: layer norm and GELU as one kernel each way
+ * (src/models/rowLoops.ts), where the tensor path takes 9 to 30 small ops;
+ * decoding pays tfjs's per-kernel cost on every token.
+ *
  * SPELLED_CELLS: the grounder's in-order spelling match (orderedMatch.ts)
  * as one pass over the WASM heap (orderedMatchRows.ts), where the tensor
  * path runs some 150 small ops per batch.
@@ -29,6 +34,8 @@ import { GRID_CELLS } from '../src/models/canvas';
 import { SPELLED_CELLS, spelledCellsRows } from '../src/models/orderedMatchRows';
 import { batchedProductKernel } from './wasmBatchMatMul';
 import { GLYPH_WINDOWS_T, glyphWindowsShape, glyphWindowsTransposed } from '../src/models/glyphWindows';
+import { GELU_TANH, GELU_TANH_GRAD, geluGradInto, geluInto, layerNormGradInto, layerNormInto } from '../src/models/rowLoops';
+import { ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_STANDARDIZE } from '../src/models/kernelNames';
 import { COL2IM_3X3, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD, col2im3x3Into, im2col3x3Into, nearMaxGradInto, nearMaxInto } from '../src/models/windowLoops';
 
 interface RefCounting {
@@ -105,7 +112,24 @@ const nearMaxGrad: tf.KernelFunc = ({ inputs, backend, attrs }) => {
   return dx;
 };
 
+/** A kernel whose output has its first input's shape, computed by `f` from the inputs' heap arrays (and the row length). */
+function rowwise(names: string[], f: (inputs: Float32Array[], cols: number, out: Float32Array) => void): tf.KernelFunc {
+  return ({ inputs, backend }) => {
+    const wasm = backend as unknown as BackendWasm;
+    const given = names.map((n) => inputs[n] as tf.TensorInfo);
+    const out = wasm.makeOutput(given[0].shape, 'float32');
+    const cols = given[0].shape[given[0].shape.length - 1];
+    f(given.map((t) => wasm.typedArrayFromHeap(t) as Float32Array), cols, wasm.typedArrayFromHeap(out) as Float32Array);
+    return out;
+  };
+}
+
 const OWN_KERNELS: [string, tf.KernelFunc][] = [
+  [ROW_LAYER_NORM, rowwise(['x', 'g', 'b'], ([x, g, b], cols, out) => layerNormInto(x, cols, out, g, b))],
+  [ROW_STANDARDIZE, rowwise(['x'], ([x], cols, out) => layerNormInto(x, cols, out))],
+  [ROW_LAYER_NORM_GRAD, rowwise(['x', 'g', 'dy'], ([x, g, dy], cols, out) => layerNormGradInto(x, g, dy, cols, out))],
+  [GELU_TANH, rowwise(['x'], ([x], _, out) => geluInto(x, out))],
+  [GELU_TANH_GRAD, rowwise(['x', 'dy'], ([x, dy], _, out) => geluGradInto(x, dy, out))],
   [SPELLED_CELLS, spelledCells],
   [GLYPH_WINDOWS_T, glyphWindowsT],
   [IM2COL_3X3, im2col],

@@ -15,3 +15,6 @@ export const IM2COL_3X3 = 'CoevoIm2Col3x3';
 export const COL2IM_3X3 = 'CoevoCol2Im3x3';
 export const NEAR_MAX = 'CoevoNearMax';
 export const NEAR_MAX_GRAD = 'CoevoNearMaxGrad';
+/** WASM only (src/models/rowLoops.ts): GELU and its gradient; WASM also runs ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD and ROW_STANDARDIZE there. */
+export const GELU_TANH = 'CoevoGeluTanh';
+export const GELU_TANH_GRAD = 'CoevoGeluTanhGrad';
