@@ -372,6 +372,9 @@ export async function plannerDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.
   if (constraints && constraints.length !== b) throw new Error(`plannerDecode: ${constraints.length} constraints for ${b} rows`);
   const allowed: (Uint8Array[] | null)[] = Array.from({ length: b }, (_, r) => (constraints?.[r] ? [] : null));
   const rowBanned = new Uint8Array(cfg.vocabSize);
+  // The tokens a row may take, in increasing order: the sums below visit only these (a constrained row allows a handful).
+  const unbanned = Int32Array.from(banned.keys()).filter((i) => !banned[i]);
+  const rowOpen = new Int32Array(cfg.vocabSize);
   const first = repeatPrefill(prefill(p, cfg, prompt), prompt.shape[0], repeat);
   const cache = first.cache;
   let logits: tf.Tensor2D = first.logits;
@@ -383,20 +386,28 @@ export async function plannerDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.
         if (done[r]) continue;
         const row = values.subarray(r * cfg.vocabSize, (r + 1) * cfg.vocabSize);
         let ban = banned;
+        let open = unbanned;
+        let n = unbanned.length;
         const rc = constraints?.[r];
         if (rc) {
           // The grammar leaves room for eos in the last slot, so it never has to be forced there.
           const ok = rc.allowed(gen[r], c);
           (allowed[r] as Uint8Array[]).push(ok);
-          for (let i = 0; i < ok.length; i++) rowBanned[i] = banned[i] || !ok[i] ? 1 : 0;
-          if (rowBanned.every(Boolean)) throw new Error(`plannerDecode: the constraint allows no token after ${gen[r].length} tokens in row ${r}`);
+          n = 0;
+          for (let i = 0; i < ok.length; i++) {
+            rowBanned[i] = banned[i] || !ok[i] ? 1 : 0;
+            if (!rowBanned[i]) rowOpen[n++] = i;
+          }
+          if (n === 0) throw new Error(`plannerDecode: the constraint allows no token after ${gen[r].length} tokens in row ${r}`);
           ban = rowBanned;
+          open = rowOpen;
         }
-        const { best, logZ } = rowStats(row, ban, 1);
+        const { best, logZ } = rowStats(row, open, n, 1);
         let id = best;
         if (opts.temperature > 0) {
-          const hot = rowStats(row, ban, opts.temperature);
-          for (let i = 0; i < row.length; i++) scratch[i] = ban[i] ? 0 : Math.exp(row[i] / opts.temperature - hot.logZ);
+          const hot = opts.temperature === 1 ? { best, logZ } : rowStats(row, open, n, opts.temperature);
+          scratch.fill(0);
+          for (let k = 0; k < n; k++) scratch[open[k]] = Math.exp(row[open[k]] / opts.temperature - hot.logZ);
           id = sampleIndex(opts.rng as Random, scratch);
         }
         // The last slot must hold eos so every completion is terminated.
@@ -441,22 +452,22 @@ export function allowedMask(allowed: readonly (readonly Uint8Array[] | null)[], 
 }
 
 /**
- * Over the allowed entries of `row / temperature`: the first index of the
- * largest, and log Σ exp (so a log-prob is row[i] / temperature − logZ).
- * Float64 throughout, on the float32 logits read back.
+ * Over the allowed entries of `row / temperature` (the first n of `open`,
+ * in increasing order): the first index of the largest, and log Σ exp (so
+ * a log-prob is row[i] / temperature − logZ). Float64 throughout, on the
+ * float32 logits read back.
  */
-function rowStats(row: Float32Array, banned: Uint8Array, temperature: number): { best: number; logZ: number } {
+function rowStats(row: Float32Array, open: Int32Array, n: number, temperature: number): { best: number; logZ: number } {
   let max = -Infinity;
   let best = 0;
-  for (let i = 0; i < row.length; i++) {
-    if (banned[i]) continue;
-    const v = row[i] / temperature;
+  for (let k = 0; k < n; k++) {
+    const v = row[open[k]] / temperature;
     if (v > max) {
       max = v;
-      best = i;
+      best = open[k];
     }
   }
   let z = 0;
-  for (let i = 0; i < row.length; i++) if (!banned[i]) z += Math.exp(row[i] / temperature - max);
+  for (let k = 0; k < n; k++) z += Math.exp(row[open[k]] / temperature - max);
   return { best, logZ: max + Math.log(z) };
 }
