@@ -8,6 +8,9 @@
  * count one more reference, as the CPU backend's Identity and WASM's own
  * Reshape do. The values are the same; only the copy goes.
  *
+ * Slice: reads its input in the heap, where the backend's copies all of it
+ * to JS first (wasmSlice.ts).
+ *
  * BatchMatMul: products with a batch as one XNNPACK product per entry
  * (wasmBatchMatMul.ts), where the backend runs a scalar loop.
  *
@@ -33,6 +36,7 @@ import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { GRID_CELLS } from '../src/models/canvas';
 import { SPELLED_CELLS, spelledCellsRows } from '../src/models/orderedMatchRows';
 import { batchedProductKernel } from './wasmBatchMatMul';
+import { heapSliceKernel } from './wasmSlice';
 import { GLYPH_WINDOWS_T, glyphWindowsShape, glyphWindowsTransposed } from '../src/models/glyphWindows';
 import { GELU_TANH, GELU_TANH_GRAD, geluGradInto, geluInto, layerNormGradInto, layerNormInto } from '../src/models/rowLoops';
 import { ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_STANDARDIZE } from '../src/models/kernelNames';
@@ -138,16 +142,21 @@ const OWN_KERNELS: [string, tf.KernelFunc][] = [
   [NEAR_MAX_GRAD, nearMaxGrad],
 ];
 
-/** The backend's own BatchMatMul, kept for the products the replacement hands back. */
-let backendProduct: tf.KernelConfig | undefined;
+/** The backend's own kernels that a replacement hands some calls back to (kept once, so registering twice wraps nothing twice). */
+const backendOwn = new Map<string, tf.KernelConfig>();
+
+function wrapBackendKernel(name: string, wrap: (original: tf.KernelFunc) => tf.KernelFunc): void {
+  if (backendOwn.has(name)) return;
+  const own = { ...(tf.getKernel(name, 'wasm') as tf.KernelConfig) };
+  backendOwn.set(name, own);
+  tf.unregisterKernel(name, 'wasm');
+  tf.registerKernel({ ...own, kernelFunc: wrap(own.kernelFunc) });
+}
 
 export function registerWasmKernels(): void {
   for (const [kernelName, kernelFunc] of OWN_KERNELS) if (!tf.getKernel(kernelName, 'wasm')) tf.registerKernel({ kernelName, backendName: 'wasm', kernelFunc });
-  if (!backendProduct) {
-    backendProduct = { ...(tf.getKernel('BatchMatMul', 'wasm') as tf.KernelConfig) };
-    tf.unregisterKernel('BatchMatMul', 'wasm');
-    tf.registerKernel({ ...backendProduct, kernelFunc: batchedProductKernel(backendProduct.kernelFunc) });
-  }
+  wrapBackendKernel('BatchMatMul', batchedProductKernel);
+  wrapBackendKernel('Slice', heapSliceKernel);
   if (tf.getKernel('Identity', 'wasm')?.kernelFunc === sharedIdentity) return;
   tf.unregisterKernel('Identity', 'wasm');
   tf.registerKernel({ kernelName: 'Identity', backendName: 'wasm', kernelFunc: sharedIdentity });
