@@ -89,11 +89,13 @@ function windowsOf(padded: tf.Tensor4D): tf.Tensor4D {
   return tf.concat(views, 3) as tf.Tensor4D;
 }
 
-/** windowsᵀ × rows, the window weights' gradient: on WASM with the windows built transposed in one kernel (glyphWindows.ts). */
-function windowsTimes(padded: tf.Tensor4D, rows: tf.Tensor2D): tf.Tensor2D {
-  if (!tf.getKernel(GLYPH_WINDOWS_T, tf.getBackend())) return transposedTimes(tf.reshape(windowsOf(padded), [-1, WINDOW_INPUTS]), rows) as tf.Tensor2D;
+/** The window layer's weight and bias gradients from its output gradient rows: on WASM the windows are built transposed, with a row of ones for the bias, in one kernel (glyphWindows.ts). */
+function windowGradients(padded: tf.Tensor4D, rows: tf.Tensor2D): [tf.Tensor, tf.Tensor] {
+  if (!tf.getKernel(GLYPH_WINDOWS_T, tf.getBackend())) return [transposedTimes(tf.reshape(windowsOf(padded), [-1, WINDOW_INPUTS]), rows), tf.sum(rows, 0)];
   const windowsT = tf.engine().runKernel(GLYPH_WINDOWS_T, { padded }, { side: SIDE }) as tf.Tensor2D;
-  return tf.matMul(windowsT, rows);
+  const both = tf.matMul(windowsT, rows);
+  const hidden = rows.shape[1];
+  return [tf.slice(both, [0, 0], [WINDOW_INPUTS, hidden]), tf.reshape(tf.slice(both, [WINDOW_INPUTS, 0], [1, hidden]), [hidden])];
 }
 
 /**
@@ -104,7 +106,7 @@ function windowsTimes(padded: tf.Tensor4D, rows: tf.Tensor2D): tf.Tensor2D {
  * windows; building them took 36 slices and a concat, about a sixth of a
  * grounder SFT step (docs/experiments.md, 4 Dec). tfjs has no WASM kernel for
  * a convolution's filter gradient, so the backward pass builds the windows
- * then (transposed, in one kernel: windowsTimes), and only when the reader
+ * then (transposed, in one kernel: windowGradients), and only when the reader
  * trains. Same values as the windows times the
  * weights, up to the order of the additions.
  */
@@ -122,7 +124,7 @@ export function windowLayer(p: ParamMap, images: tf.Tensor4D, byConvolution = tf
       value: tf.add(tf.conv2d(padded, filter, 1, 'valid'), bt),
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
         const rows = tf.reshape(dy, [-1, hidden]) as tf.Tensor2D;
-        return [windowsTimes(saved[0] as tf.Tensor4D, rows), tf.sum(rows, 0)];
+        return windowGradients(saved[0] as tf.Tensor4D, rows);
       },
     };
   });
