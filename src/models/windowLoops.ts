@@ -75,10 +75,10 @@ function zOrder(pool: number): [number, number][] {
  * each pool × pool block's largest value (glyphReader's max2x2 applied
  * log2(pool) times), then each cell's largest over the cells within
  * `nearRows` rows and `nearCols` columns, the grid's outside counting as 0.
- * index says where in x the winner is (−1 for the outside). Both passes
- * keep the first maximum in the order the tensor path compares (Z order in
- * a block, then rows, then columns; the window max is separable, rows
- * first, without changing which comes first).
+ * index says where in x the winner is (−1 for the outside). On ties the
+ * first maximum wins, in the order the tensor path compares: Z order in a
+ * block, then the window row by row. The window maximum is taken along each
+ * row first, then across the rows, which keeps that same first maximum.
  */
 export function nearMaxInto(x: Float32Array, [s, h, w, k]: readonly number[], pool: number, nearRows: number, nearCols: number, value: Float32Array, index: Int32Array): void {
   if (!Number.isInteger(Math.log2(pool)) || h % pool || w % pool) throw new Error(`nearMax: a ${pool}-pool does not tile [${h}, ${w}]`);
