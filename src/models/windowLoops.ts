@@ -14,23 +14,21 @@ import { COL2IM_3X3, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD } from './kernelNames';
 
 export { COL2IM_3X3, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD };
 
-/** x [B, H, W, C] → out [B, H, W, 9C], the nine shifted views side by side (dy-major, then dx). */
-export function im2col3x3Into(x: Float32Array, [b, h, w, c]: readonly number[], out: Float32Array): void {
-  let o = 0;
+/**
+ * Every (pixel, 3×3 neighbour) pair of a [B, H, W, C] grid, dy-major then
+ * dx: `visit(from, to)` with the neighbour's offset in the grid (−1 past
+ * its edge) and the offset of its C values in the [B, H, W, 9C] windows.
+ */
+function forEachWindow([b, h, w, c]: readonly number[], visit: (from: number, to: number) => void): void {
+  let to = 0;
   for (let bi = 0; bi < b; bi++) {
     for (let y = 0; y < h; y++) {
       for (let xx = 0; xx < w; xx++) {
         for (let dy = -1; dy <= 1; dy++) {
           for (let dx = -1; dx <= 1; dx++) {
-            const sy = y + dy;
-            const sx = xx + dx;
-            if (sy < 0 || sy >= h || sx < 0 || sx >= w) {
-              out.fill(0, o, o + c);
-            } else {
-              const at = ((bi * h + sy) * w + sx) * c;
-              out.set(x.subarray(at, at + c), o);
-            }
-            o += c;
+            const [sy, sx] = [y + dy, xx + dx];
+            visit(sy < 0 || sy >= h || sx < 0 || sx >= w ? -1 : ((bi * h + sy) * w + sx) * c, to);
+            to += c;
           }
         }
       }
@@ -38,27 +36,19 @@ export function im2col3x3Into(x: Float32Array, [b, h, w, c]: readonly number[], 
   }
 }
 
+/** x [B, H, W, C] → out [B, H, W, 9C], the nine shifted views side by side (dy-major, then dx). */
+export function im2col3x3Into(x: Float32Array, shape: readonly number[], out: Float32Array): void {
+  const c = shape[3];
+  forEachWindow(shape, (from, to) => (from < 0 ? out.fill(0, to, to + c) : out.set(x.subarray(from, from + c), to)));
+}
+
 /** g [B, H, W, 9C] → out [B, H, W, C]: im2col3x3's gradient, each view's part added back where it came from. */
-export function col2im3x3Into(g: Float32Array, [b, h, w, c]: readonly number[], out: Float32Array): void {
+export function col2im3x3Into(g: Float32Array, shape: readonly number[], out: Float32Array): void {
+  const c = shape[3];
   out.fill(0);
-  let o = 0;
-  for (let bi = 0; bi < b; bi++) {
-    for (let y = 0; y < h; y++) {
-      for (let xx = 0; xx < w; xx++) {
-        for (let dy = -1; dy <= 1; dy++) {
-          for (let dx = -1; dx <= 1; dx++) {
-            const sy = y + dy;
-            const sx = xx + dx;
-            if (sy >= 0 && sy < h && sx >= 0 && sx < w) {
-              const at = ((bi * h + sy) * w + sx) * c;
-              for (let ch = 0; ch < c; ch++) out[at + ch] += g[o + ch];
-            }
-            o += c;
-          }
-        }
-      }
-    }
-  }
+  forEachWindow(shape, (from, to) => {
+    if (from >= 0) for (let ch = 0; ch < c; ch++) out[from + ch] += g[to + ch];
+  });
 }
 
 /** Offsets of a pool × pool block in the order nested 2×2 maxima visit it (Z order): on ties the first of them wins. */
