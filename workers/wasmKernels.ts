@@ -37,10 +37,10 @@ import { GRID_CELLS } from '../src/models/canvas';
 import { SPELLED_CELLS, spelledCellsRows } from '../src/models/orderedMatchRows';
 import { batchedProductKernel } from './wasmBatchMatMul';
 import { heapSliceKernel } from './wasmSlice';
-import { GLYPH_WINDOWS_T, glyphWindowsShape, glyphWindowsTransposed } from '../src/models/glyphWindows';
-import { GELU_TANH, GELU_TANH_GRAD, geluGradInto, geluInto, layerNormGradInto, layerNormInto } from '../src/models/rowLoops';
-import { ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_STANDARDIZE } from '../src/models/kernelNames';
-import { COL2IM_3X3, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD, col2im3x3Into, im2col3x3Into, nearMaxGradInto, nearMaxInto } from '../src/models/windowLoops';
+import { glyphWindowsShape, glyphWindowsTransposed } from '../src/models/glyphWindows';
+import { geluGradInto, geluInto, layerNormGradInto, layerNormInto } from '../src/models/rowLoops';
+import { COL2IM_3X3, GELU_TANH, GELU_TANH_GRAD, GLYPH_WINDOWS_T, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_STANDARDIZE } from '../src/models/kernelNames';
+import { col2im3x3Into, im2col3x3Into, nearMaxGradInto, nearMaxInto } from '../src/models/windowLoops';
 
 interface RefCounting {
   incRef(dataId: tf.DataId): void;

@@ -19,8 +19,7 @@ import { dense, denseOnData, denseSpecs, relu, spaceToDepth } from './layers';
 import { get, type ParamMap, type ParamSpecs } from './params';
 import { transposedTimes } from './fastops';
 import { softmax } from './rowOps';
-import { GLYPH_WINDOWS_T } from './glyphWindows';
-import { NEAR_MAX, NEAR_MAX_GRAD } from './kernelNames';
+import { GLYPH_WINDOWS_T, NEAR_MAX, NEAR_MAX_GRAD } from './kernelNames';
 
 /** The window, in glyph-grid steps before and after a position: 6 steps of 2 px = 12 px. */
 const BEFORE = 2;

@@ -8,8 +8,6 @@
  * the same layout as glyphReader's windowsOf, transposed.
  */
 
-/** The kernel's name in tfjs's registry (registered for WASM by workers/wasmKernels.ts). */
-export const GLYPH_WINDOWS_T = 'CoevoGlyphWindowsT';
 
 /** [S, rows + side − 1, cols + side − 1, depth] → [side²·depth + 1, S·rows·cols]: the windows and a last row of ones. */
 export const glyphWindowsShape = ([s, pr, pc, depth]: readonly number[], side: number): [number, number] => [side * side * depth + 1, s * (pr - side + 1) * (pc - side + 1)];

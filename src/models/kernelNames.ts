@@ -11,6 +11,8 @@ export const ROW_STANDARDIZE = 'CoevoRowStandardize';
 export const ROW_LAYER_NORM = 'CoevoRowLayerNorm';
 export const ROW_LAYER_NORM_GRAD = 'CoevoRowLayerNormGrad';
 export const IM2COL_3X3 = 'CoevoIm2Col3x3';
+/** WASM only (src/models/glyphWindows.ts): the glyph reader's windows, transposed, for its weight gradient. */
+export const GLYPH_WINDOWS_T = 'CoevoGlyphWindowsT';
 /** WASM only (src/models/windowLoops.ts): im2col's gradient, and glyphsNearCells's window maximum with its gradient. */
 export const COL2IM_3X3 = 'CoevoCol2Im3x3';
 export const NEAR_MAX = 'CoevoNearMax';

@@ -9,8 +9,6 @@
  */
 import { LAYER_NORM_EPS } from './rowOps';
 
-export { GELU_TANH, GELU_TANH_GRAD } from './kernelNames';
-
 /** mean and 1/√(var + eps) of x[at .. at + cols). */
 function rowStats(x: Float32Array, at: number, cols: number): [number, number] {
   let mean = 0;

@@ -10,9 +10,6 @@
  *   and the index of the reading that won (the first on ties, as
  *   tf.maximum's gradient chooses), so the gradient goes to that one value.
  */
-import { COL2IM_3X3, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD } from './kernelNames';
-
-export { COL2IM_3X3, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD };
 
 /**
  * Every (pixel, 3×3 neighbour) pair of a [B, H, W, C] grid, dy-major then

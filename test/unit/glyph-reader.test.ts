@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, GLYPH_COLS, GLYPH_POSITIONS, GRID_COLS, IMAGE_FLOATS } from '../../src/models/canvas';
-import { GLYPH_WINDOWS_T } from '../../src/models/glyphWindows';
+import { GLYPH_WINDOWS_T } from '../../src/models/kernelNames';
 import { registerWasmKernels } from '../../workers/wasmKernels';
 import { glyphReaderSpecs, glyphsNearCells, readGlyphs, windowLayer } from '../../src/models/glyphReader';
 import { initParams } from '../../src/models/params';
