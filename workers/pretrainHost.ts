@@ -51,6 +51,9 @@ export function checkPretrainOptions(o: PretrainOptions): void {
   const resumed = Object.keys(o.resume ?? {});
   if (resumed.some((m) => !o.models.includes(m as BaseModelName))) throw new Error(`resume may only hold checkpoints of the listed models (${o.models.join(', ')}); got ${resumed.join(', ')}.`);
   if (resumed.some((m) => measured.includes(m))) throw new Error('A model is either measured (which trains nothing) or resumed, not both.');
+  const tuned = Object.keys(o.tune ?? {});
+  if (tuned.some((m) => m !== 'planner' || !o.models.includes(m))) throw new Error(`tune may only hold the base planner, and only when the job trains the planner; got ${tuned.join(', ')}.`);
+  if (tuned.some((m) => measured.includes(m))) throw new Error('A model is either measured (which trains nothing) or tuned, not both.');
   if (o.realShare !== undefined) {
     if (typeof o.realShare !== 'number' || !(o.realShare >= 0 && o.realShare <= 1)) throw new Error(`realShare must be a number with 0 ≤ realShare ≤ 1 (the share of the grounder's examples from real-DOM pages); got ${o.realShare}.`);
     if (o.realShare > 0 && !o.models.includes('grounder')) throw new Error('realShare mixes real-DOM pages into the grounder\'s pretraining; this job does not train the grounder.');
@@ -80,6 +83,7 @@ export function createPretrainHost(deps: PretrainDeps) {
       const t0 = now();
       status = { ...status, model, stage: 'starting', step: 0, steps: 0, loss: null, etaMs: null };
       const from = o.measure?.[model];
+      const start = model === 'planner' ? o.tune?.planner : undefined;
       const resume = o.resume?.[model];
       const every = o.checkpointEvery?.[model] ?? 0;
       const trained = await deps.recipes[model]({
@@ -90,6 +94,7 @@ export function createPretrainHost(deps: PretrainDeps) {
         paint,
         from: from === undefined ? undefined : fromBase64(from, `The base ${model} to measure`),
         resume: resume === undefined ? undefined : fromBase64(resume, `The ${model} checkpoint to resume`),
+        ...(start === undefined ? {} : { start: fromBase64(start, 'The base planner to tune') }),
         realShare: o.realShare ?? 0,
         realPages: deps.realPages?.() ?? null,
         realSuite: deps.realSuite,

@@ -1,11 +1,14 @@
 """PyTorch mirror of the project's planner (src/models/planner.ts): a GPT
 decoder with tied input/output embeddings (nn.Embedding), learned
-positions counted back from the prompt's end, and key/value-cached
-sampling, as a PyTorch user writes one."""
+positions counted back from the prompt's end, key/value-cached sampling,
+and the copy gate (a bonus softplus(h·w + b + offset) on marked tokens'
+logits; the marks are a [B, C, V] 0/1 tensor the caller gives), as a
+PyTorch user writes one."""
 import math
 
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
 from layers import Block, causal_mask, key_padding_mask
 
@@ -19,13 +22,19 @@ class Planner(nn.Module):
         self.pos = nn.Parameter(torch.randn(cfg["promptLength"] + cfg["completionLength"], d) * 0.05)
         self.blocks = nn.ModuleList(Block(d, cfg["heads"]) for _ in range(cfg["layers"]))
         self.ln_f = nn.LayerNorm(d)
+        # The project's gate starts at a bonus of 3 (planner.ts COPY_GATE_START).
+        self.copy = nn.Linear(d, 1) if cfg.get("copyGate") else None
+        self.copy_offset = math.log(math.expm1(3.0))
 
     def positions(self, prompt_tokens: int, length: int) -> torch.Tensor:
         start = self.cfg["promptLength"] - prompt_tokens
         return self.pos[start : start + length]
 
-    def unembed(self, h: torch.Tensor) -> torch.Tensor:
-        return h @ self.tok.weight.t()
+    def unembed(self, h: torch.Tensor, marks: torch.Tensor | None = None) -> torch.Tensor:
+        logits = h @ self.tok.weight.t()
+        if self.copy is not None and marks is not None:
+            logits = logits + F.softplus(self.copy(h) + self.copy_offset) * marks
+        return logits
 
     def hidden(self, seq: torch.Tensor, prompt_tokens: int) -> torch.Tensor:
         s = seq.shape[1]
@@ -35,14 +44,14 @@ class Planner(nn.Module):
             x = blk(x, mask)
         return self.ln_f(x)
 
-    def log_probs(self, prompt: torch.Tensor, completion: torch.Tensor) -> torch.Tensor:
+    def log_probs(self, prompt: torch.Tensor, completion: torch.Tensor, marks: torch.Tensor | None = None) -> torch.Tensor:
         """log π(completion_t | …) [B, C]; only the C predicting positions go through the output product."""
         pl, c = prompt.shape[1], completion.shape[1]
         h = self.hidden(torch.cat([prompt, completion], 1), pl)
-        logits = self.unembed(h[:, pl - 1 : pl - 1 + c])
+        logits = self.unembed(h[:, pl - 1 : pl - 1 + c], marks)
         return torch.log_softmax(logits, -1).gather(2, completion[:, :, None])[:, :, 0]
 
-    def group_log_probs(self, prompt: torch.Tensor, completion: torch.Tensor, group: int) -> torch.Tensor:
+    def group_log_probs(self, prompt: torch.Tensor, completion: torch.Tensor, group: int, marks: torch.Tensor | None = None) -> torch.Tensor:
         """log_probs for completion row i under prompt row i // group: each prompt runs once, its keys and values repeated for its group."""
         u, pl = prompt.shape
         c = completion.shape[1]
@@ -57,7 +66,7 @@ class Planner(nn.Module):
         y = self.tok(completion) + self.pos[self.cfg["promptLength"] : self.cfg["promptLength"] + c]
         for i, blk in enumerate(self.blocks):
             y = self._layer(blk, y, cache, i, mask)
-        logits = self.unembed(self.ln_f(torch.cat([first, y[:, : c - 1]], 1)))
+        logits = self.unembed(self.ln_f(torch.cat([first, y[:, : c - 1]], 1)), marks)
         return torch.log_softmax(logits, -1).gather(2, completion[:, :, None])[:, :, 0]
 
     def _layer(self, blk: Block, x: torch.Tensor, cache: list, i: int, mask: torch.Tensor | None) -> torch.Tensor:
@@ -75,7 +84,7 @@ class Planner(nn.Module):
         return h + blk.mlp(blk.ln2(h))
 
     @torch.no_grad()
-    def sample(self, prompt: torch.Tensor, steps: int, temperature: float, banned: list[int], group: int = 1):
+    def sample(self, prompt: torch.Tensor, steps: int, temperature: float, banned: list[int], group: int = 1, marks: torch.Tensor | None = None):
         """`steps` tokens for each of `group` rows per prompt, drawn at `temperature` with a key/value cache (the prompt runs once per group); their temperature-1 log-probs."""
         pl = prompt.shape[1]
         b = prompt.shape[0] * group
@@ -86,7 +95,8 @@ class Planner(nn.Module):
             x = self._layer(blk, x, cache, i, causal_mask(pl) + pad_mask)
         cache = [(k.repeat_interleave(group, 0), v.repeat_interleave(group, 0)) for k, v in cache]
         pad_mask = pad_mask.repeat_interleave(group, 0)
-        logits = self.unembed(self.ln_f(x[:, -1])).repeat_interleave(group, 0)
+        logits = self.unembed(self.ln_f(x[:, -1:])).repeat_interleave(group, 0)
+        logits = logits[:, 0]
         tokens, logps = [], []
         # Generated keys are never padding: the prompt's padding mask, widened by the new positions.
         for t in range(steps):
@@ -100,5 +110,5 @@ class Planner(nn.Module):
             mask = torch.cat([pad_mask, torch.zeros(b, 1, 1, t + 1)], 3)
             for i, blk in enumerate(self.blocks):
                 x = self._layer(blk, x, cache, i, mask)
-            logits = self.unembed(self.ln_f(x[:, -1]))
+            logits = self.unembed(self.ln_f(x[:, -1:]), None if marks is None else marks[:, t + 1 : t + 2])[:, 0]
         return torch.cat(tokens, 1), torch.cat(logps, 1)

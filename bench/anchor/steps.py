@@ -79,17 +79,22 @@ def planner_batch(n: int, prompt_length: int, cfg: dict, k: dict, g: torch.Gener
     return prompt, completion
 
 
+def copy_marks(n: int, cfg: dict, g: torch.Generator) -> torch.Tensor:
+    """Copy marks [n, C, V] as sparse as a real batch's (a few tokens at the positions inside a quote)."""
+    return (torch.rand(n, cfg["completionLength"], cfg["vocabSize"], generator=g) < 0.001).float()
+
+
 def make_planner_sft(cfg: dict, k: dict, g: torch.Generator, lr: float, clip: float, work: list[dict]):
     model = Planner(cfg, k["pad"])
     opt = torch.optim.Adam(model.parameters(), lr=lr, eps=1e-7)
     batches = {(w["batch"], w["promptLength"]): None for w in work}
     for key in batches:
-        batches[key] = planner_batch(key[0], key[1], cfg, k, g)
+        batches[key] = (*planner_batch(key[0], key[1], cfg, k, g), copy_marks(key[0], cfg, g))
 
     def step(w: dict) -> float:
-        prompt, completion = batches[(w["batch"], w["promptLength"])]
+        prompt, completion, marks = batches[(w["batch"], w["promptLength"])]
         mask = (completion != k["pad"]).float()
-        loss = -(model.log_probs(prompt, completion) * mask).sum() / mask.sum().clamp(min=1)
+        loss = -(model.log_probs(prompt, completion, marks) * mask).sum() / mask.sum().clamp(min=1)
         opt.zero_grad()
         loss.backward()
         if clip > 0:
@@ -125,7 +130,8 @@ def make_planner_grpo(cfg: dict, gcfg: dict, k: dict, g: torch.Generator, lr: fl
     def step(w: dict) -> float:
         n, group = w["rows"], w["groupSize"]
         prompt = prompts[(n // group, w["promptLength"])]
-        tokens, logp_old_gen = model.sample(prompt, w["decodeSteps"], k["temperature"], banned, group)
+        marks = copy_marks(n, cfg, g)
+        tokens, logp_old_gen = model.sample(prompt, w["decodeSteps"], k["temperature"], banned, group, marks)
         completion = torch.full((n, c), k["pad"], dtype=torch.long)
         completion[:, : tokens.shape[1]] = tokens
         logp_old = F.pad(logp_old_gen, (0, c - tokens.shape[1]))
@@ -139,8 +145,8 @@ def make_planner_grpo(cfg: dict, gcfg: dict, k: dict, g: torch.Generator, lr: fl
         adv = ((rewards - rewards.mean(1, keepdim=True)) / (rewards.std(1, keepdim=True) + 1e-4)).view(-1)
         mask = (completion != k["pad"]).float()
         with torch.no_grad():
-            logp_ref = reference.group_log_probs(prompt, completion, group)
-        logp = model.group_log_probs(prompt, completion, group)
+            logp_ref = reference.group_log_probs(prompt, completion, group, marks)
+        logp = model.group_log_probs(prompt, completion, group, marks)
         loss = grpo_loss(logp, logp_old, logp_ref, adv, mask, k["beta"], k["epsilon"])
         opt.zero_grad()
         loss.backward()

@@ -17,6 +17,8 @@ export interface PretrainArgs {
   scale: number;
   /** A folder of base models to measure as they are instead of training them, or null. */
   measure: string | null;
+  /** A folder whose base planner the run tunes (PLANNER_TUNE_RECIPES) instead of training one from the seed, or null. */
+  tune: string | null;
   /** A folder whose checkpoints (<preset>-<model>.resume.safetensors) the run continues from, or null. */
   resume: string | null;
   /** Training steps between two checkpoints for every model, or null for each model's own (CHECKPOINT_EVERY); 0: none. */
@@ -43,6 +45,9 @@ usage: npm run pretrain -- [options]
   --measure DIR     train nothing: measure the base models already in DIR with the recipes'
                     held-out probes (after a change to how the app uses their weights) and write
                     them with the new figures to --out; the manifest keeps which run trained them
+  --tune DIR        with --only planner: start from the base planner in DIR instead of fresh weights,
+                    add the preset's copy gate if it has none, and run the tuning recipe (SFT only,
+                    its steps times --scale); resumable like any run
   --checkpoint-every N
                     every N training steps, keep a checkpoint to resume from in --out as
                     <preset>-<model>.resume.safetensors (weights, Adam state, steps done), replaced
@@ -60,7 +65,7 @@ usage: npm run pretrain -- [options]
 
 Exit status: 0 done, 1 training or the browser failed, 2 bad arguments.`;
 
-const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure', 'resume', 'checkpoint-every', 'real-share'] as const;
+const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure', 'tune', 'resume', 'checkpoint-every', 'real-share'] as const;
 
 export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
@@ -78,6 +83,9 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   const measure = given.get('measure') ?? null;
   const resume = given.get('resume') ?? null;
   if (measure !== null && resume !== null) throw new UsageError('--measure trains nothing, so there is nothing to --resume; give one of them.');
+  const tune = given.get('tune') ?? null;
+  if (tune !== null && only !== 'planner') throw new UsageError('--tune continues a base planner; give --only planner with it.');
+  if (tune !== null && measure !== null) throw new UsageError('--measure trains nothing, so there is nothing to --tune; give one of them.');
   const everyRaw = given.get('checkpoint-every');
   const shareRaw = given.get('real-share') ?? '0';
   const realShare = shareRaw.trim() === '' ? NaN : Number(shareRaw);
@@ -95,6 +103,7 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
       models: only ? [only as BaseModelName] : [...BASE_MODELS],
       scale,
       measure,
+      tune,
       resume,
       checkpointEvery: everyRaw === undefined ? null : nonNegativeInteger('checkpoint-every', everyRaw),
       realShare,

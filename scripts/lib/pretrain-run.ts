@@ -79,6 +79,14 @@ function weightsToMeasure(args: PretrainArgs): PretrainOptions['measure'] {
   return out;
 }
 
+/** The base planner `--tune DIR` starts from, base64 as it crosses page.evaluate. */
+function weightsToTune(args: PretrainArgs): PretrainOptions['tune'] {
+  if (args.tune === null) return undefined;
+  const path = join(resolve(args.tune), baseFileName(args.preset, 'planner'));
+  if (!existsSync(path)) throw new RunFailure(2, `there is no base planner to tune at ${path}; pass the folder that holds ${baseFileName(args.preset, 'planner')}.`);
+  return { planner: readFileSync(path).toString('base64') };
+}
+
 /** Fetches the app's checkpoints whenever its count grows and keeps the newer ones in `dir`. */
 function checkpointKeeper(app: BrowserApp, dir: string, preset: string) {
   let seen = 0;
@@ -104,6 +112,7 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
   const blocked = unwritable(outDir);
   if (blocked) throw new RunFailure(2, `cannot write the base models to ${outDir}: ${blocked}. Pass another --out.`);
   const measure = weightsToMeasure(args);
+  const tune = weightsToTune(args);
   const resumption = checkpointsToResume(args);
   for (const note of resumption?.notes ?? []) printer.log(note);
   for (const path of checkpointsReplaced(args, outDir)) printer.log(`${path} is replaced by this run's checkpoints (to continue that run instead, pass --resume ${args.out}).`);
@@ -118,6 +127,7 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
       checkpointEvery: every,
       ...(args.realShare > 0 ? { realShare: args.realShare } : {}),
       ...(measure ? { measure } : {}),
+      ...(tune ? { tune } : {}),
       ...(resumption ? { resume: resumption.files } : {}),
     });
     const kept = checkpointKeeper(app, outDir, args.preset);

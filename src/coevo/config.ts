@@ -83,6 +83,8 @@ export interface CoevoConfig {
   plannerConstraint: boolean;
   /** The planner's prompt marks the description lines the goal names (text/goalMarks.ts); false: the ablation. */
   plannerGoalMarks: boolean;
+  /** The planner's learned bonus for copying a goal-named text into a quote (planner.ts copyGate). */
+  plannerCopyGate: boolean;
   writerErrorRate: number;
 }
 
@@ -183,6 +185,7 @@ const FIELD_SPECS: { readonly [P in ConfigPath]: readonly [FieldSpec, string] } 
   'lora.rank': [int(1, 64), 'LoRA rank'],
   plannerConstraint: [bool, 'planner decodes only instructions that parse, quoting the screen and the goal'],
   plannerGoalMarks: [bool, "planner prompts mark the screen lines the goal names (the base planner is trained with them)"],
+  plannerCopyGate: [bool, 'planner favours, by a learned amount, quoting the screen texts the goal names (off: the same weights without the bonus)'],
   'lora.alpha': [num(0, 1024, true), 'LoRA scale α (the update is scaled by α / rank)'],
   coevo: [bool, 'false: the grounder never receives distilled data (ablation)'],
   writerErrorRate: [num(0, 0.5), 'share of seed instructions the writers get wrong on purpose'],
@@ -300,7 +303,7 @@ function checkPool(v: unknown): RewardPoolEntry[] {
  * the first bad field, its allowed values and the value given.
  */
 /** Fields added after runs were stored, with the behaviour those runs had. */
-const ADDED_LATER = { plannerConstraint: false, plannerGoalMarks: false, freezeGlyphReader: false } as const;
+const ADDED_LATER = { plannerConstraint: false, plannerGoalMarks: false, plannerCopyGate: false, freezeGlyphReader: false } as const;
 
 export function validateConfig(c: unknown): CoevoConfig {
   if (!isPlainObject(c)) throw new ConfigError('', `A run config must be an object with the fields ${TOP_LEVEL.join(', ')}; got ${show(c)}`);
@@ -387,6 +390,7 @@ export function defaultConfig(preset: PresetName, seed: number): CoevoConfig {
     writerErrorRate: 0.15,
     plannerConstraint: true,
     plannerGoalMarks: true,
+    plannerCopyGate: true,
   });
 }
 

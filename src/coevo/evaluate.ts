@@ -46,7 +46,8 @@
  *   text cells, and the glyph reader's top-1.
  */
 import { plannerDecode } from '../models/planner';
-import { promptCut, promptMatrix, parseCompletion, type PlannerPromptParts } from '../models/plannerData';
+import { copyTargets, promptCut, promptMatrix, parseCompletion, type PlannerPromptParts } from '../models/plannerData';
+import { rowCopy } from '../text/copyMarks';
 import * as tf from '../models/tf';
 import { groundingItems } from '../learn/evalGrounder';
 import { probeReading, styleFigures, type ProbeSet, type ReadingFigures, type StyleFigures } from '../learn/readingProbe';
@@ -507,7 +508,8 @@ export async function decodeInstructions(
     const prompt = tf.tensor2d(ids, [rows, pl], 'int32');
     const constraints = opts.constrained ? screenConstraints(tok, chunk.map((x) => ({ screen: x.screen, goal: x.parts.goal }))) : undefined;
     try {
-      const dec = await plannerDecode(planner.params, planner.cfg, prompt, { temperature: opts.temperature ?? 0, rng: opts.rng, constraints });
+      const copy = planner.cfg.copyGate ? chunk.map((x) => rowCopy(tok, copyTargets(x.parts))) : undefined;
+      const dec = await plannerDecode(planner.params, planner.cfg, prompt, { temperature: opts.temperature ?? 0, rng: opts.rng, constraints, copy });
       for (let i = 0; i < part.length; i++) out.push(parseCompletion(tok, dec.tokens[i]).instruction);
     } finally {
       prompt.dispose();

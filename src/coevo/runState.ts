@@ -110,9 +110,9 @@ export class RunState {
 
   constructor(readonly config: CoevoConfig) {
     this.tok = defaultTokenizer();
-    // Without marks the config carries no goalMarks key, as checkpoints written before the marks have none.
-    const { goalMarks: _marks, ...unmarked } = plannerPreset(config.preset, this.tok.size);
-    this.plannerCfg = config.plannerGoalMarks ? { ...unmarked, goalMarks: true } : unmarked;
+    // Without marks or gate the config carries no goalMarks or copyGate key, as checkpoints written before them have none.
+    const { goalMarks: _marks, copyGate: _gate, ...plain } = plannerPreset(config.preset, this.tok.size);
+    this.plannerCfg = { ...plain, ...(config.plannerGoalMarks ? { goalMarks: true } : {}), ...(config.plannerCopyGate ? { copyGate: true } : {}) };
     this.grounderCfg = grounderPreset(config.preset, this.tok.size);
   }
 

@@ -12,7 +12,8 @@
  */
 import * as tf from '../models/tf';
 import { plannerDecode, type PlannerConfig } from '../models/planner';
-import { parseCompletion } from '../models/plannerData';
+import { copyTargets, parseCompletion } from '../models/plannerData';
+import { rowCopy } from '../text/copyMarks';
 import { loraParams, type Lora } from '../models/lora';
 import type { ParamMap } from '../models/params';
 import { parseInstruction } from '../text/grammar';
@@ -61,7 +62,8 @@ export async function decodeStates(
     const { ids, length: pl } = plannerPrompts(tok, cfg, prompts);
     const prompt = tf.tensor2d(ids, [prompts.length, pl], 'int32');
     const constraints = opts.constrained ? screenConstraints(tok, chunk.map((s) => ({ screen: s.screen, goal: s.parts.goal })), { cot: opts.cot }) : undefined;
-    const dec = await plannerDecode(p, cfg, prompt, { temperature: opts.temperature, rng: opts.rng, constraints, repeat: shared }).finally(() => prompt.dispose());
+    const copy = cfg.copyGate ? chunk.map((s) => rowCopy(tok, copyTargets(s.parts))) : undefined;
+    const dec = await plannerDecode(p, cfg, prompt, { temperature: opts.temperature, rng: opts.rng, constraints, repeat: shared, copy }).finally(() => prompt.dispose());
     for (let i = 0; i < n; i++) {
       const allowed = dec.allowed?.[i];
       out.push({ tokens: dec.tokens[i], logProbs: dec.logProbs[i], ...(allowed ? { allowed } : {}), ...parseCompletion(tok, dec.tokens[i]) });

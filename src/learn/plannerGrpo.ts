@@ -16,7 +16,9 @@
  */
 import * as tf from '../models/tf';
 import { flatAdam } from '../models/flatAdam';
-import { allowedMask, completionMask, type PlannerConfig } from '../models/planner';
+import { allowedMask, completionMask, copyTensor, type PlannerConfig } from '../models/planner';
+import { copyTargets } from '../models/plannerData';
+import { copyIndices } from '../text/copyMarks';
 import { plannerGroupLogProbs } from '../models/plannerGroups';
 import { loraParams, loraTrainables, type Lora } from '../models/lora';
 import { cloneParams, disposeParams, type ParamMap, type Params } from '../models/params';
@@ -151,13 +153,15 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
         const completionT = tf.tensor2d(completion, [n, c], 'int32');
         const mask = completionMask(completionT);
         const renorm = opts.constrained ? allowedMask(decoded.map((d) => d.allowed ?? null), cfg) : undefined;
-        const logpRef = plannerGroupLogProbs(reference, cfg, promptT, completionT, g, renorm);
+        // The marks the sampler added the gate's bonus to, recomputed from the sampled tokens.
+        const copy = cfg.copyGate ? copyTensor(copyIndices(tok, decoded.map((_, i) => copyTargets(states[Math.floor(i / g)].parts)), completion, c), n, c, cfg.vocabSize) : undefined;
+        const logpRef = plannerGroupLogProbs(reference, cfg, promptT, completionT, g, renorm, copy);
         const inputs = { logpOld: tf.tensor2d(logpOld, [n, c]), logpRef, mask, advantages: tf.tensor1d(adv.advantages) };
         return applyStep(
           opt,
           vars,
           () => {
-            const logp = plannerGroupLogProbs(lora ? loraParams(params, lora) : params, cfg, promptT, completionT, g, renorm);
+            const logp = plannerGroupLogProbs(lora ? loraParams(params, lora) : params, cfg, promptT, completionT, g, renorm, copy);
             const out = grpoLoss({ ...inputs, logp }, { beta: opts.beta ?? PLANNER_BETA, epsilon: opts.epsilon, aggregation: opts.aggregation });
             tf.dispose([kept.kl, kept.clip].filter((t): t is tf.Scalar => t !== undefined));
             kept.kl = tf.keep(out.kl);

@@ -10,7 +10,7 @@
 import * as tf from '../models/tf';
 import { flatAdam, type FlatAdam } from '../models/flatAdam';
 import { completionMask, plannerLogProbs, type PlannerConfig } from '../models/planner';
-import type { PlannerBatch } from '../models/plannerData';
+import { plannerTensors, type PlannerBatch } from '../models/plannerData';
 import { loraParams, loraTrainables, type Lora } from '../models/lora';
 import type { ParamMap, Params } from '../models/params';
 
@@ -42,9 +42,9 @@ export interface PlannerSft {
 }
 
 /** Mean −log π over the completion's real tokens (eos included, padding excluded). */
-export function plannerSftLoss(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D): tf.Scalar {
+export function plannerSftLoss(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D, copy?: tf.Tensor3D): tf.Scalar {
   return tf.tidy(() => {
-    const lp = plannerLogProbs(p, cfg, prompt, completion);
+    const lp = plannerLogProbs(p, cfg, prompt, completion, undefined, copy);
     const mask = completionMask(completion);
     return tf.neg(tf.div(tf.sum(tf.mul(lp, mask)), tf.maximum(tf.sum(mask), 1))) as tf.Scalar;
   });
@@ -93,9 +93,8 @@ export function makePlannerSft(params: Params, cfg: PlannerConfig, opts: Planner
         throw new Error(`plannerSft: batch of ${n} does not have [${n}, ≤ ${cfg.promptLength}] prompts and [${n}, ${cfg.completionLength}] completions`);
       }
       const loss = tf.tidy(() => {
-        const prompt = tf.tensor2d(batch.prompt, [n, pl], 'int32');
-        const completion = tf.tensor2d(batch.completion, [n, cfg.completionLength], 'int32');
-        return applyStep(opt, vars, () => plannerSftLoss(lora ? loraParams(params, lora) : params, cfg, prompt, completion), opts.clipNorm);
+        const { prompt, completion, copy } = plannerTensors(batch, cfg);
+        return applyStep(opt, vars, () => plannerSftLoss(lora ? loraParams(params, lora) : params, cfg, prompt, completion, copy), opts.clipNorm);
       });
       const value = (await loss.data())[0];
       loss.dispose();

@@ -16,7 +16,7 @@ import { act, createWorld, screenOf } from '../world/env';
 import { trainingTasks } from '../world/suites';
 import { oracle } from '../world/tasks';
 import type { OracleStep, Platform, Screen, Task } from '../world/types';
-import { completionIds, promptMatrix, type PlannerBatch, type PlannerExample, type PlannerPromptParts } from '../models/plannerData';
+import { completionIds, promptMatrix, withCopyMarks, type PlannerBatch, type PlannerExample, type PlannerPromptParts } from '../models/plannerData';
 import type { PlannerConfig } from '../models/planner';
 import type { PlanTruth } from './rewards';
 import type { Random } from './random';
@@ -117,7 +117,7 @@ export function plannerSftBatch(tok: Tokenizer, cfg: PlannerConfig, states: read
   const { ids: prompt, length } = promptMatrix(tok, cfg, states.map((s) => s.parts));
   const completion = new Int32Array(states.length * c);
   states.forEach((s, i) => completion.set(completionIds(tok, s.instruction, c, cot ? cotReasoning(s) : undefined), i * c));
-  return { examples: states.map(toExample), promptLength: length, prompt, completion };
+  return withCopyMarks(tok, cfg, { examples: states.map(toExample), promptLength: length, prompt, completion });
 }
 
 /** Prompt ids of states, [B, L] row-major, L their bucket (promptMatrix). */

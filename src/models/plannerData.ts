@@ -11,14 +11,15 @@
  */
 import { Random } from '../learn/random';
 import { printInstruction } from '../text/grammar';
-import { markScreen } from '../text/goalMarks';
+import { goalNamedTexts, markScreen } from '../text/goalMarks';
+import { copyIndices } from '../text/copyMarks';
 import { padLeft, padRight, SPECIAL, type Tokenizer } from '../text/tokenizer';
 import { describeScreen } from '../world/describe';
 import { screenOf } from '../world/env';
 import { oracle } from '../world/tasks';
 import { stateBefore, trainingTasks } from '../world/suites';
 import * as tf from './tf';
-import type { PlannerConfig } from './planner';
+import { copyTensor, type PlannerConfig } from './planner';
 
 export interface PlannerPromptParts {
   goal: string;
@@ -95,6 +96,11 @@ export function promptMatrix(tok: Tokenizer, cfg: PlannerConfig, parts: readonly
   return { ids, length };
 }
 
+/** The texts a prompt's copy marks favour: the description's texts the goal names whole. */
+export function copyTargets(parts: PlannerPromptParts): string[] {
+  return goalNamedTexts(parts.goal, parts.screen);
+}
+
 export function completionIds(tok: Tokenizer, instruction: string, length: number, reasoning?: string): number[] {
   const think = reasoning === undefined ? [] : [SPECIAL.think, ...tok.encode(reasoning), SPECIAL.endThink];
   const body = [...think, ...tok.encode(instruction)].slice(0, length - 1);
@@ -126,6 +132,8 @@ export interface PlannerBatch {
   promptLength: number;
   prompt: Int32Array; // [B, L]
   completion: Int32Array; // [B, C]
+  /** With a copy gate: the teacher-forced copy marks, flat indices into [B, C, V] (copyIndices). */
+  copy?: Int32Array;
 }
 
 /** `size` oracle steps of training tasks (random task, random step), deterministic from `rng`. */
@@ -150,7 +158,13 @@ export function plannerBatch(tok: Tokenizer, cfg: PlannerConfig, examples: reado
   const { ids: prompt, length } = promptMatrix(tok, cfg, examples.map((e) => e.parts));
   const completion = new Int32Array(examples.length * c);
   examples.forEach((e, i) => completion.set(completionIds(tok, e.instruction, c), i * c));
-  return { examples: [...examples], promptLength: length, prompt, completion };
+  return withCopyMarks(tok, cfg, { examples: [...examples], promptLength: length, prompt, completion });
+}
+
+/** The batch with its teacher-forced copy marks when the planner has a copy gate. */
+export function withCopyMarks(tok: Tokenizer, cfg: PlannerConfig, batch: PlannerBatch): PlannerBatch {
+  if (!cfg.copyGate) return batch;
+  return { ...batch, copy: copyIndices(tok, batch.examples.map((e) => copyTargets(e.parts)), batch.completion, cfg.completionLength) };
 }
 
 /** A tiny real-world batch for tests and examples: `size` steps of training tasks. */
@@ -158,10 +172,11 @@ export function plannerExampleBatch(tok: Tokenizer, cfg: PlannerConfig, size: nu
   return plannerBatch(tok, cfg, plannerExamples(new Random(seed), size));
 }
 
-export function plannerTensors(b: PlannerBatch, cfg: PlannerConfig): { prompt: tf.Tensor2D; completion: tf.Tensor2D } {
+export function plannerTensors(b: PlannerBatch, cfg: PlannerConfig): { prompt: tf.Tensor2D; completion: tf.Tensor2D; copy?: tf.Tensor3D } {
   const n = b.examples.length;
   return {
     prompt: tf.tensor2d(b.prompt, [n, b.promptLength], 'int32'),
     completion: tf.tensor2d(b.completion, [n, cfg.completionLength], 'int32'),
+    ...(b.copy ? { copy: copyTensor(b.copy, n, cfg.completionLength, cfg.vocabSize) } : {}),
   };
 }

@@ -15,13 +15,13 @@ import { matMul } from './fastops';
 import { softmax } from './rowOps';
 import { repeatGroups } from './readLayers';
 import type { ParamMap } from './params';
-import { completionLogProbs, mergeHeads, positions, splitHeads, tokenEmbedding, unembed, type PlannerConfig } from './planner';
+import { completionLogProbs, mergeHeads, plannerLogits, positions, splitHeads, tokenEmbedding, type PlannerConfig } from './planner';
 
 /**
  * What plannerLogProbs gives for prompt row ⌊i / repeat⌋ with completion
  * row i: prompt [U, L] (left-padded), completion [U·repeat, C] → [U·repeat, C].
  */
-export function plannerGroupLogProbs(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D, repeat: number, mask?: tf.Tensor3D): tf.Tensor2D {
+export function plannerGroupLogProbs(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D, repeat: number, mask?: tf.Tensor3D, copy?: tf.Tensor3D): tf.Tensor2D {
   const [u, pl] = prompt.shape;
   const [n, c] = completion.shape;
   if (n !== u * repeat) throw new Error(`plannerGroupLogProbs: ${n} completions are not ${u} prompts × ${repeat}`);
@@ -67,5 +67,5 @@ export function plannerGroupLogProbs(p: ParamMap, cfg: PlannerConfig, prompt: tf
   const first = repeatGroups(tf.slice(xp, [0, pl - 1, 0], [u, 1, cfg.dim]), u, repeat);
   const rest = tf.slice(xc, [0, 0, 0], [n, c - 1, cfg.dim]);
   const hidden = layerNorm(p, 'ln_f', tf.concat([first, rest], 1));
-  return completionLogProbs(unembed(p, cfg, hidden), completion, cfg, mask);
+  return completionLogProbs(plannerLogits(p, cfg, hidden, copy), completion, cfg, mask);
 }

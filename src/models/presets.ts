@@ -29,11 +29,11 @@ export function plannerPreset(name: PresetName, vocabSize = defaultTokenizer().s
   const base = { model: 'planner' as const, vocabSize };
   switch (name) {
     case 'tiny':
-      return { ...base, promptLength: 512, completionLength: 48, dim: 48, heads: 2, layers: 2, goalMarks: true };
+      return { ...base, promptLength: 512, completionLength: 48, dim: 48, heads: 2, layers: 2, goalMarks: true, copyGate: true };
     case 'demo':
-      return { ...base, promptLength: 512, completionLength: 48, dim: 96, heads: 4, layers: 3, goalMarks: true };
+      return { ...base, promptLength: 512, completionLength: 48, dim: 96, heads: 4, layers: 3, goalMarks: true, copyGate: true };
     case 'full':
-      return { ...base, promptLength: 512, completionLength: 64, dim: 128, heads: 4, layers: 4, goalMarks: true };
+      return { ...base, promptLength: 512, completionLength: 64, dim: 128, heads: 4, layers: 4, goalMarks: true, copyGate: true };
   }
 }
 

@@ -17,7 +17,7 @@
 import * as tf from '../models/tf';
 import type { Params } from '../models/params';
 import type { PlannerConfig } from '../models/planner';
-import type { PlannerBatch } from '../models/plannerData';
+import { plannerTensors, type PlannerBatch } from '../models/plannerData';
 import type { Tokenizer } from '../text/tokenizer';
 import { evalPlanner } from '../learn/evalPlanner';
 import { plannerSftLoss } from '../learn/plannerSft';
@@ -133,8 +133,8 @@ export function plannerAgent(full: Params, cfg: PlannerConfig, tok: Tokenizer): 
     batch: (states) => plannerSftBatch(tok, cfg, states),
     lossOf: (p, b) =>
       tf.tidy(() => {
-        const n = b.examples.length;
-        return plannerSftLoss(p, cfg, tf.tensor2d(b.prompt, [n, b.promptLength], 'int32'), tf.tensor2d(b.completion, [n, cfg.completionLength], 'int32'));
+        const { prompt, completion, copy } = plannerTensors(b, cfg);
+        return plannerSftLoss(p, cfg, prompt, completion, copy);
       }),
     hits: async (p, test) => {
       const e = await evalPlanner(p, cfg, tok, test, { batchSize: 32, constrained: true });

@@ -24,6 +24,8 @@ export interface PretrainOptions {
    * after a change to how the model uses them.
    */
   measure?: Partial<Record<BaseModelName, string>>;
+  /** Base64 base planner to tune (`npm run pretrain --tune`; PLANNER_TUNE_RECIPES) instead of training one from the seed. */
+  tune?: Partial<Record<'planner', string>>;
   /** Training steps between two resumable checkpoints, per model (0 or absent: none). */
   checkpointEvery?: Partial<Record<BaseModelName, number>>;
   /** Base64 resume files (`npm run pretrain --resume`) to continue from, per model; the others start afresh. */

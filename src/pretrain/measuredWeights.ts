@@ -5,18 +5,35 @@
 import { configJson, importCheckpoint, type ModelConfig } from '../models/checkpoint';
 import { disposeParams, type Params } from '../models/params';
 import type { BaseModelName, BasePreset } from './baseTypes';
+import type { PlannerConfig } from '../models/planner';
 
 /** The checkpoint's variables; refused unless it has exactly the preset's shape, which the probe and the app assume. */
 export function measuredWeights(bytes: Uint8Array, cfg: ModelConfig, model: BaseModelName, preset: BasePreset): Params {
+  return loadedAs(bytes, [cfg], model, preset).params;
+}
+
+/**
+ * A planner checkpoint of the preset's shape, made with or without the
+ * preset's copy gate (planner.ts copyGate: base planners before it have
+ * none), with its own config.
+ */
+export function measuredPlanner(bytes: Uint8Array, cfg: PlannerConfig, preset: BasePreset): { params: Params; cfg: PlannerConfig } {
+  const { copyGate: _gate, ...gateless } = cfg;
+  const loaded = loadedAs(bytes, [cfg, gateless], 'planner', preset);
+  return { params: loaded.params, cfg: loaded.config as PlannerConfig };
+}
+
+function loadedAs(bytes: Uint8Array, shapes: readonly ModelConfig[], model: BaseModelName, preset: BasePreset): ReturnType<typeof importCheckpoint> {
   let loaded: ReturnType<typeof importCheckpoint>;
   try {
     loaded = importCheckpoint(bytes);
   } catch (e) {
     throw new Error(`The base ${model} to measure is not a readable checkpoint (${e instanceof Error ? e.message : String(e)}).`);
   }
-  if (configJson(loaded.config) !== configJson(cfg)) {
+  const json = configJson(loaded.config);
+  if (!shapes.some((c) => configJson(c) === json)) {
     disposeParams(loaded.params);
     throw new Error(`The base ${model} to measure does not have the '${preset}' preset's shape; measure it with its own --preset, or pretrain it again.`);
   }
-  return loaded.params;
+  return loaded;
 }

@@ -27,9 +27,9 @@ import type { Tokenizer } from '../text/tokenizer';
 import { buildSuites } from '../world/suites';
 import type { Platform } from '../world/types';
 import { plannerPretrainBatch, plannerStateStream, relabelledExamples } from './plannerCorpus';
-import { plannerBatch } from '../models/plannerData';
+import { plannerBatch, plannerTensors } from '../models/plannerData';
 import type { BaseFigure, BasePreset } from './baseTypes';
-import { measuredWeights } from './measuredWeights';
+import { measuredPlanner } from './measuredWeights';
 import { measurePlannerSplit, PLANNER_SPLITS, plannerSplitStates, splitFigures } from './plannerSplits';
 import { captureLoop, isCheckpointStep, mustReplay, restoreWeights, type Resumable } from './loopState';
 import { restoreOptimizer } from '../models/optimizerState';
@@ -73,12 +73,12 @@ export interface PlannerPretrainReport {
 }
 
 /** Mean −log π over the completion and one prompt window of every row (the tokens that are real). */
-export function plannerPretrainLoss(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D, windowStart: number): tf.Scalar {
+export function plannerPretrainLoss(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D, windowStart: number, copy?: tf.Tensor3D): tf.Scalar {
   return tf.tidy(() => {
     const pl = prompt.shape[1];
     const seq = tf.concat([prompt, completion], 1) as tf.Tensor2D;
     const spans = [
-      { start: pl - 1, length: cfg.completionLength },
+      { start: pl - 1, length: cfg.completionLength, copy },
       { start: windowStart, length: PROMPT_WINDOW },
     ];
     const parts = plannerSpanLogProbs(p, cfg, seq, spans);
@@ -143,9 +143,8 @@ export async function pretrainPlanner(
     for (let step = first; step < opts.steps; step++) {
       const { batch, n, start } = draw();
       const loss = tf.tidy(() => {
-        const prompt = tf.tensor2d(batch.prompt, [n, batch.promptLength], 'int32');
-        const completion = tf.tensor2d(batch.completion, [n, cfg.completionLength], 'int32');
-        return applyStep(opt, vars, () => plannerPretrainLoss(params, cfg, prompt, completion, start), opts.clipNorm ?? 1);
+        const { prompt, completion, copy } = plannerTensors(batch, cfg);
+        return applyStep(opt, vars, () => plannerPretrainLoss(params, cfg, prompt, completion, start, copy), opts.clipNorm ?? 1);
       });
       const value = (await loss.data())[0];
       loss.dispose();
@@ -310,6 +309,17 @@ export const BASE_PLANNER_RECIPES: Readonly<Record<BasePreset, Required<Omit<Bas
   demo: { pretrainSteps: 300, sftSteps: 1800, batchSize: 16, lr: 2e-3, sftLr: 2e-3, relabelShare: 0.5 },
 };
 
+/**
+ * Tuning a base planner (`npm run pretrain -- --tune DIR`): no pretraining,
+ * SFT from its weights with the preset's copy gate, at a third of the
+ * recipe's learning rate so the planner it starts from is refined, not
+ * retrained.
+ */
+export const PLANNER_TUNE_RECIPES: Readonly<Record<BasePreset, Required<Omit<BasePlannerOptions, 'seed' | 'platform'>>>> = {
+  tiny: { pretrainSteps: 0, sftSteps: 600, batchSize: 16, lr: 1e-3, sftLr: 1e-3, relabelShare: 0.5 },
+  demo: { pretrainSteps: 0, sftSteps: 600, batchSize: 16, lr: 7e-4, sftLr: 7e-4, relabelShare: 0.5 },
+};
+
 /** Held-out states the first three shipped figures are measured on (buildSuites(seed) tasks; the set earlier manifests used). */
 export const BASE_PLANNER_EVAL_STATES = 120;
 /** States per split of the per-split figures (plannerSplits.ts). */
@@ -342,9 +352,10 @@ export async function buildBasePlanner(o: {
   /** Progress of the held-out measurement, split by split. */
   onMeasure?: (done: number, total: number) => void;
 }): Promise<BuiltBasePlanner> {
-  const cfg = plannerPreset(o.preset, o.tok.size);
+  const preset = plannerPreset(o.preset, o.tok.size);
   const recipe = BASE_PLANNER_RECIPES[o.preset];
-  const params = o.from ? measuredWeights(o.from, cfg, 'planner', o.preset) : initPlanner(new Random(o.seed).fork('planner init'), cfg);
+  // Weights to measure keep their own config: a base planner from before the copy gate is measured without it.
+  const { params, cfg } = o.from ? measuredPlanner(o.from, preset, o.preset) : { params: initPlanner(new Random(o.seed).fork('planner init'), preset), cfg: preset };
   try {
     const report = o.from
       ? null

@@ -38,6 +38,8 @@ export interface RecipeOptions {
   paint: Paint;
   /** Weights (safetensors) to measure as they are: no training, and `bytes` and `steps` of the result are these weights' and 0. */
   from?: Uint8Array;
+  /** A base model's weights (safetensors) to tune instead of fresh ones (the planner's PLANNER_TUNE_RECIPES). */
+  start?: Uint8Array;
   /** Hand a checkpoint every `every` training steps and after the last. */
   checkpoints?: { every: number; save(c: RecipeCheckpoint): void };
   /** A checkpoint of this recipe's, to continue from: the weights come out as an uninterrupted run's. */

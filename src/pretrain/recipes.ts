@@ -95,11 +95,11 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend,
  * buildBasePlanner measure the weights as it measures any: the same bits,
  * so the same figures as when it trained them itself.
  */
-export const plannerRecipe: BaseRecipe = async ({ preset, seed, scale, backend, from, checkpoints, resume, onProgress }) => {
+export const plannerRecipe: BaseRecipe = async ({ preset, seed, scale, backend, from, start, checkpoints, resume, onProgress }) => {
   const tok = defaultTokenizer();
   const trained = from
     ? null
-    : await trainPresetPlanner({ preset, seed, scale, backend, tok, checkpoints, resume, onProgress: (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }) });
+    : await trainPresetPlanner({ preset, seed, scale, backend, tok, checkpoints, resume, start, onProgress: (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }) });
   const built = await buildBasePlanner({
     preset,
     seed,

@@ -56,3 +56,19 @@ export function markScreen(goal: string, screen: string): string {
     })
     .join('\n');
 }
+
+/**
+ * The quoted texts of the description that the goal holds whole (what makes
+ * a line "="): the spans the planner's copy marks (copyMarks.ts) favour.
+ * Texts with a quote or backslash are left out, since the instruction would
+ * have to escape them.
+ */
+export function goalNamedTexts(goal: string, screen: string): string[] {
+  const { joined } = indexOf(words(goal));
+  const out = new Set<string>();
+  for (const [, text] of screen.matchAll(QUOTED)) {
+    const ws = words(text);
+    if (ws.length > 0 && !/[\\"]/.test(text) && joined.includes(` ${ws.join(' ')} `)) out.add(text);
+  }
+  return [...out];
+}

@@ -32,6 +32,7 @@ import {
 import { ICON_WORDS } from '../world/icons';
 import type { ActionType } from '../world/types';
 import { CHARSET, SPECIAL, type Tokenizer } from './tokenizer';
+import { tokenTrie, type TokenNode } from './tokenTrie';
 
 const SPELLABLE = new Set(CHARSET);
 
@@ -233,31 +234,6 @@ interface State {
   t: number;
   k: number;
   node: Node;
-}
-
-/** Characters of every token (specials excluded), as a trie whose nodes list the tokens ending there. */
-interface TokenNode {
-  next: Map<string, TokenNode>;
-  ids: number[];
-}
-
-const TOKEN_TRIES = new WeakMap<Tokenizer, TokenNode>();
-
-function tokenTrie(tok: Tokenizer): TokenNode {
-  let root = TOKEN_TRIES.get(tok);
-  if (root) return root;
-  root = { next: new Map(), ids: [] };
-  for (let id = tok.charBase; id < tok.size; id++) {
-    let n = root;
-    for (const c of tok.tokenString(id)) {
-      let m = n.next.get(c);
-      if (!m) n.next.set(c, (m = { next: new Map(), ids: [] }));
-      n = m;
-    }
-    n.ids.push(id);
-  }
-  TOKEN_TRIES.set(tok, root);
-  return root;
 }
 
 /**

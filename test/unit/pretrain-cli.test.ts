@@ -14,7 +14,7 @@ describe('npm run pretrain arguments', () => {
     const p = parsePretrainArgs([]);
     expect(p).toEqual({
       help: false,
-      args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1, measure: null, resume: null, checkpointEvery: null, realShare: 0 },
+      args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1, measure: null, tune: null, resume: null, checkpointEvery: null, realShare: 0 },
     });
   });
 
@@ -26,6 +26,8 @@ describe('npm run pretrain arguments', () => {
     if (!m.help) expect(m.args).toMatchObject({ models: ['grounder'], measure: 'public/base', out: 'public/base' });
     const r = parsePretrainArgs(['--only', 'planner', '--resume', '/tmp/run', '--checkpoint-every', '10']);
     if (!r.help) expect(r.args).toMatchObject({ models: ['planner'], resume: '/tmp/run', out: '/tmp/run', checkpointEvery: 10 });
+    const t = parsePretrainArgs(['--only', 'planner', '--tune', 'public/base', '--out', '/tmp/tuned']);
+    if (!t.help) expect(t.args).toMatchObject({ models: ['planner'], tune: 'public/base', out: '/tmp/tuned' });
     const o = parsePretrainArgs(['--resume', '/tmp/run', '--out', '/tmp/other', '--checkpoint-every=0']);
     if (!o.help) expect(o.args).toMatchObject({ resume: '/tmp/run', out: '/tmp/other', checkpointEvery: 0 });
   });
@@ -41,6 +43,8 @@ describe('npm run pretrain arguments', () => {
     [['--measure'], /needs a value/],
     [['--checkpoint-every', '-5'], /--checkpoint-every must be an integer ≥ 0/],
     [['--resume', 'a', '--measure', 'b'], /nothing to --resume/],
+    [['--tune', 'public/base'], /give --only planner/],
+    [['--only', 'planner', '--tune', 'a', '--measure', 'b'], /nothing to --tune/],
   ])('refuses %j', (argv, message) => {
     expect(() => parsePretrainArgs(argv)).toThrow(message);
   });
@@ -135,7 +139,7 @@ describe('pretraining checkpoints on disk', () => {
     dirs.push(d);
     return d;
   };
-  const args = (over: Partial<PretrainArgs>): PretrainArgs => ({ preset: 'tiny', seed: 1, out: 'out', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 0.02, measure: null, resume: null, checkpointEvery: null, realShare: 0, ...over });
+  const args = (over: Partial<PretrainArgs>): PretrainArgs => ({ preset: 'tiny', seed: 1, out: 'out', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 0.02, measure: null, tune: null, resume: null, checkpointEvery: null, realShare: 0, ...over });
   /** A resume file's header, as the app writes it (a safetensors file with no tensors). */
   const resumeFile = (h: ResumeHeader): Buffer => {
     const json = Buffer.from(JSON.stringify({ __metadata__: { format: RESUME_FILE_FORMAT, header: JSON.stringify(h) } }));

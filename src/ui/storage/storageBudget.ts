@@ -11,9 +11,9 @@ import type { CoevoStartOptions } from '../../../workers/api';
 
 /** Parameters of each preset's grounder + planner (src/models/presets.ts presetSizes). */
 export const PRESET_PARAMS: Record<CoevoConfig['preset'], number> = {
-  tiny: 208_604 + 215_808,
-  demo: 570_076 + 654_048,
-  full: 1_499_252 + 1_219_840,
+  tiny: 208_604 + 215_857,
+  demo: 570_076 + 654_145,
+  full: 1_499_252 + 1_219_969,
 };
 
 /** A stored screenshot (PNG) and a sample record, with room to spare. */
