@@ -9,6 +9,7 @@ import type { BaseRecipe } from '../src/pretrain/recipeTypes';
 import type { BaseManifest, BaseModelName, PretrainCheckpointFile, PretrainOptions, PretrainResult, PretrainStatus } from '../src/pretrain/baseTypes';
 import { baseFileName } from '../src/pretrain/baseTypes';
 import { resumeFileName } from '../src/pretrain/resumeKey';
+import { crc32 } from '../src/bytes/crc32';
 import type { RealPageRenderer } from '../src/pretrain/realPool';
 import type { RealScreenInput } from '../src/realScreens/suiteInput';
 
@@ -83,7 +84,8 @@ export function createPretrainHost(deps: PretrainDeps) {
       const t0 = now();
       status = { ...status, model, stage: 'starting', step: 0, steps: 0, loss: null, etaMs: null };
       const from = o.measure?.[model];
-      const start = model === 'planner' ? o.tune?.planner : undefined;
+      const startB64 = model === 'planner' ? o.tune?.planner : undefined;
+      const start = startB64 === undefined ? undefined : fromBase64(startB64, 'The base planner to tune');
       const resume = o.resume?.[model];
       const every = o.checkpointEvery?.[model] ?? 0;
       const trained = await deps.recipes[model]({
@@ -94,7 +96,7 @@ export function createPretrainHost(deps: PretrainDeps) {
         paint,
         from: from === undefined ? undefined : fromBase64(from, `The base ${model} to measure`),
         resume: resume === undefined ? undefined : fromBase64(resume, `The ${model} checkpoint to resume`),
-        ...(start === undefined ? {} : { start: fromBase64(start, 'The base planner to tune') }),
+        ...(start === undefined ? {} : { start }),
         realShare: o.realShare ?? 0,
         realPages: deps.realPages?.() ?? null,
         realSuite: deps.realSuite,
@@ -121,6 +123,7 @@ export function createPretrainHost(deps: PretrainDeps) {
       manifest.models.push({
         model, file, bytes: trained.bytes.length, parameters: trained.parameters, steps: trained.steps, wallSeconds: Math.round((now() - t0) / 100) / 10,
         seed: manifest.seed, backend, scale: o.scale, createdAt: manifest.createdAt, ...(trained.data ? { data: trained.data } : {}),
+        ...(start ? { tunedFrom: { bytes: start.length, crc32: crc32(start) } } : {}),
       });
       manifest.figures.push(...trained.figures);
       const fault = deps.deviceFault?.() ?? null;

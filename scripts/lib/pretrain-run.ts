@@ -11,7 +11,7 @@ import { formatDuration, progressBar, type ProgressPrinter } from './progress';
 import type { PretrainArgs } from './pretrain-args';
 import { checkpointIntervals, checkpointsReplaced, checkpointsToResume, keepCheckpoint, removeCheckpoints } from './pretrain-resume';
 import type { BrowserApp } from './browser-app';
-import { baseFileName, manifestFileName, mergeManifests, remeasuredManifest, type BaseManifest, type BaseModelName, type PretrainOptions, type PretrainStatus } from '../../src/pretrain/baseTypes';
+import { baseFileName, manifestFileName, mergeManifests, remeasuredManifest, tunedManifest, type BaseManifest, type BaseModelName, type PretrainOptions, type PretrainStatus } from '../../src/pretrain/baseTypes';
 
 export interface PretrainEnvironment extends AppEnvironment {
   pollMs?: number;
@@ -150,7 +150,7 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
     const { files } = result;
     mkdirSync(outDir, { recursive: true });
     const mpath = join(outDir, manifestFileName(args.preset));
-    const made = args.measure === null ? result.manifest : remeasuredManifest(readManifest(join(resolve(args.measure), manifestFileName(args.preset)), printer), result.manifest);
+    const made = args.measure !== null ? remeasuredManifest(readManifest(join(resolve(args.measure), manifestFileName(args.preset)), printer), result.manifest) : args.tune !== null ? tunedManifest(result.manifest, readManifest(join(resolve(args.tune), manifestFileName(args.preset)), printer)) : result.manifest;
     const manifest = mergeManifests(readManifest(mpath, printer), made);
     const written: string[] = [];
     for (const f of files) {

@@ -106,6 +106,15 @@ export interface BaseModelEntry {
   measuredOn?: string;
   /** What it trained on, by source (the grounder's; absent in manifests written before sources were counted). */
   data?: BaseDataMix;
+  /** A tuned planner (`--tune`): the file it started from, and that file's own entry where its manifest had one. */
+  tunedFrom?: TunedFrom;
+}
+
+export interface TunedFrom {
+  bytes: number;
+  crc32: number;
+  /** The start's entry in the manifest beside it (`npm run pretrain` adds it when the byte counts agree). */
+  entry?: Omit<BaseModelEntry, 'tunedFrom'> & { tunedFrom?: TunedFrom };
 }
 
 /** A pretraining's data mix: examples per source ('world': the Canvas renderer's screens; 'real-dom': fixture pages the browser drew). */
@@ -135,6 +144,19 @@ export function mergeManifests(earlier: BaseManifest | null, next: BaseManifest)
     models: [...next.models, ...earlier.models.filter((m) => !fresh.has(m.model)).map((m) => withProvenance(earlier, m))],
     figures: [...next.figures, ...earlier.figures.filter((f) => !fresh.has(f.model))],
   };
+}
+
+/**
+ * The manifest after `--tune DIR`: the tuned planner's entry records the
+ * entry of the planner it started from, from the manifest beside that one,
+ * when its byte count is the start's (otherwise the manifest describes other
+ * weights, and only the start's bytes and checksum are kept).
+ */
+export function tunedManifest(made: BaseManifest, beside: BaseManifest | null): BaseManifest {
+  const earlier = beside?.models.find((m) => m.model === 'planner');
+  if (!beside || !earlier) return made;
+  const entry = withProvenance(beside, earlier);
+  return { ...made, models: made.models.map((m) => (m.model === 'planner' && m.tunedFrom?.bytes === earlier.bytes ? { ...m, tunedFrom: { ...m.tunedFrom, entry } } : m)) };
 }
 
 /**

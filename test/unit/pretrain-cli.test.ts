@@ -7,7 +7,7 @@ import { checkpointIntervals, checkpointsReplaced, checkpointsToResume, keepChec
 import { RESUME_FILE_FORMAT, RESUME_FORMAT, type ResumeHeader } from '../../src/pretrain/resumeKey';
 import { figureTable } from '../../scripts/lib/pretrain-run';
 import { shippedBaseLoader } from '../../workers/baseModels';
-import { mergeManifests, remeasuredManifest, type BaseManifest } from '../../src/pretrain/baseTypes';
+import { mergeManifests, remeasuredManifest, tunedManifest, type BaseManifest } from '../../src/pretrain/baseTypes';
 
 describe('npm run pretrain arguments', () => {
   it('defaults to both tiny models on wasm into public/base', () => {
@@ -109,6 +109,17 @@ describe('merging manifests', () => {
     const other = { ...measured, models: [{ ...entry('grounder', 0), bytes: 11 }] };
     expect(remeasuredManifest(both, other).models[0]).toEqual({ ...entry('grounder', 0), bytes: 11 });
     expect(remeasuredManifest(null, measured)).toEqual(measured);
+  });
+
+  it('after --tune, the tuned planner names the entry of the planner it started from', () => {
+    const tuned: BaseManifest = { ...planner, createdAt: 'now', models: [{ ...entry('planner', 600), tunedFrom: { bytes: entry('planner', 400).bytes, crc32: 7 } }] };
+    const m = tunedManifest(tuned, planner);
+    expect(m.models[0].tunedFrom).toEqual({ bytes: entry('planner', 400).bytes, crc32: 7, entry: { ...entry('planner', 400), seed: 1, backend: 'wasm', scale: 1, createdAt: 'earlier' } });
+    expect(m.figures).toEqual(tuned.figures);
+    // A manifest that describes other weights (another byte count) adds nothing.
+    const other = { ...tuned, models: [{ ...entry('planner', 600), tunedFrom: { bytes: 3, crc32: 7 } }] };
+    expect(tunedManifest(other, planner)).toEqual(other);
+    expect(tunedManifest(tuned, null)).toEqual(tuned);
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createPretrainHost } from '../../workers/pretrainHost';
 import type { BaseRecipe } from '../../src/pretrain/recipeTypes';
 import type { BaseModelName } from '../../src/pretrain/baseTypes';
+import { crc32 } from '../../src/bytes/crc32';
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
@@ -104,6 +105,24 @@ describe('pretrain host', () => {
     await host.start({ preset: 'tiny', seed: 1, models: ['grounder'], scale: 1 });
     for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
     expect(given).toEqual([[7, 8, 9], undefined]);
+  });
+
+  it('hands a planner to tune to the planner recipe, records it in the manifest, and refuses it for the grounder', async () => {
+    const given: (number[] | undefined)[] = [];
+    const tuning: BaseRecipe = async (o) => {
+      given.push(o.start && Array.from(o.start));
+      return recipe('planner', 1)(o);
+    };
+    const host = createPretrainHost({ paint: async () => () => new Float32Array(0), backend: () => 'wasm', recipes: { grounder: recipe('grounder', 1), planner: tuning } });
+    const start = new Uint8Array([7, 8, 9]);
+    const weights = btoa(String.fromCharCode(...start));
+    await expect(host.start({ preset: 'tiny', seed: 1, models: ['grounder'], scale: 1, tune: { planner: weights } })).rejects.toThrow(/tune may only hold the base planner/);
+    await expect(host.start({ preset: 'tiny', seed: 1, models: ['planner'], scale: 1, tune: { planner: weights }, measure: { planner: weights } })).rejects.toThrow(/measured .* or tuned/);
+    await host.start({ preset: 'tiny', seed: 1, models: ['planner'], scale: 1, tune: { planner: weights } });
+    for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
+    expect(host.status().state).toBe('done');
+    expect(given).toEqual([[7, 8, 9]]);
+    expect(host.result()?.manifest.models[0].tunedFrom).toEqual({ bytes: 3, crc32: crc32(start) });
   });
 
   it('reports a failing recipe with its message', async () => {
