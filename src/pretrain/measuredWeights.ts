@@ -17,23 +17,23 @@ export function measuredWeights(bytes: Uint8Array, cfg: ModelConfig, model: Base
  * preset's copy gate (planner.ts copyGate: base planners before it have
  * none), with its own config.
  */
-export function measuredPlanner(bytes: Uint8Array, cfg: PlannerConfig, preset: BasePreset): { params: Params; cfg: PlannerConfig } {
+export function measuredPlanner(bytes: Uint8Array, cfg: PlannerConfig, preset: BasePreset, purpose: 'measure' | 'tune' = 'measure'): { params: Params; cfg: PlannerConfig } {
   const { copyGate: _gate, ...gateless } = cfg;
-  const loaded = loadedAs(bytes, [cfg, gateless], 'planner', preset);
+  const loaded = loadedAs(bytes, [cfg, gateless], 'planner', preset, purpose);
   return { params: loaded.params, cfg: loaded.config as PlannerConfig };
 }
 
-function loadedAs(bytes: Uint8Array, shapes: readonly ModelConfig[], model: BaseModelName, preset: BasePreset): ReturnType<typeof importCheckpoint> {
+function loadedAs(bytes: Uint8Array, shapes: readonly ModelConfig[], model: BaseModelName, preset: BasePreset, purpose: 'measure' | 'tune' = 'measure'): ReturnType<typeof importCheckpoint> {
   let loaded: ReturnType<typeof importCheckpoint>;
   try {
     loaded = importCheckpoint(bytes);
   } catch (e) {
-    throw new Error(`The base ${model} to measure is not a readable checkpoint (${e instanceof Error ? e.message : String(e)}).`);
+    throw new Error(`The base ${model} to ${purpose} is not a readable checkpoint (${e instanceof Error ? e.message : String(e)}).`);
   }
   const json = configJson(loaded.config);
   if (!shapes.some((c) => configJson(c) === json)) {
     disposeParams(loaded.params);
-    throw new Error(`The base ${model} to measure does not have the '${preset}' preset's shape; measure it with its own --preset, or pretrain it again.`);
+    throw new Error(`The base ${model} to ${purpose} does not have the '${preset}' preset's shape; ${purpose} it with its own --preset, or pretrain it again.`);
   }
   return loaded;
 }

@@ -43,7 +43,7 @@ export function scaledPlannerRecipe(preset: BasePreset, seed: number, scale: num
 
 /** A base planner's weights to tune: the preset's shape but for the copy gate, which is added if it has none. */
 function tunedWeights(bytes: Uint8Array, cfg: PlannerConfig, preset: BasePreset): Params {
-  return fitCopyGate(measuredPlanner(bytes, cfg, preset).params, cfg);
+  return fitCopyGate(measuredPlanner(bytes, cfg, preset, 'tune').params, cfg);
 }
 
 /** Trains the base planner from `seed` (or on from a checkpoint) and returns its safetensors file. */

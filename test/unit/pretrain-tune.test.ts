@@ -77,7 +77,7 @@ describe('tuning a base planner', () => {
     const g = initGrounder(new Random(1), grounderPreset('tiny', tok.size));
     const grounder = await exportCheckpoint(g, grounderPreset('tiny', tok.size));
     disposeParams(g);
-    await expect(trainPresetPlanner({ preset: 'tiny', seed: 1, scale, backend: 'wasm', tok, start: grounder })).rejects.toThrow(/preset's shape/);
+    await expect(trainPresetPlanner({ preset: 'tiny', seed: 1, scale, backend: 'wasm', tok, start: grounder })).rejects.toThrow(/base planner to tune does not have the 'tiny' preset's shape/);
     const wide = await plannerFile(1, { ...preset, dim: 64 });
     await expect(trainPresetPlanner({ preset: 'tiny', seed: 1, scale, backend: 'wasm', tok, start: wide })).rejects.toThrow(/preset's shape/);
   });
