@@ -64,6 +64,13 @@ export function copyGateSpecs(cfg: PlannerConfig): ParamSpecs {
   return { 'copy.w': { shape: [cfg.dim, 1], init: ZEROS }, 'copy.b': { shape: [1], init: ZEROS } };
 }
 
+/** Whether two planner configs differ at most in the copy gate, which fitCopyGate adds or drops. */
+export function sameUpToCopyGate(a: PlannerConfig, b: PlannerConfig): boolean {
+  const { copyGate: _a, ...restA } = a;
+  const { copyGate: _b, ...restB } = b;
+  return JSON.stringify(restA) === JSON.stringify(restB);
+}
+
 /**
  * Weights of a planner made with or without a copy gate, fitted to `cfg`
  * (in place): the gate's weights dropped (the same planner without the

@@ -5,11 +5,11 @@
 import { configJson, importCheckpoint, type ModelConfig } from '../models/checkpoint';
 import { disposeParams, type Params } from '../models/params';
 import type { BaseModelName, BasePreset } from './baseTypes';
-import type { PlannerConfig } from '../models/planner';
+import { sameUpToCopyGate, type PlannerConfig } from '../models/planner';
 
 /** The checkpoint's variables; refused unless it has exactly the preset's shape, which the probe and the app assume. */
 export function measuredWeights(bytes: Uint8Array, cfg: ModelConfig, model: BaseModelName, preset: BasePreset): Params {
-  return loadedAs(bytes, [cfg], model, preset).params;
+  return loadedAs(bytes, (c) => configJson(c) === configJson(cfg), model, preset).params;
 }
 
 /**
@@ -18,20 +18,18 @@ export function measuredWeights(bytes: Uint8Array, cfg: ModelConfig, model: Base
  * none), with its own config.
  */
 export function measuredPlanner(bytes: Uint8Array, cfg: PlannerConfig, preset: BasePreset, purpose: 'measure' | 'tune' = 'measure'): { params: Params; cfg: PlannerConfig } {
-  const { copyGate: _gate, ...gateless } = cfg;
-  const loaded = loadedAs(bytes, [cfg, gateless], 'planner', preset, purpose);
+  const loaded = loadedAs(bytes, (c) => c.model === 'planner' && sameUpToCopyGate(c, cfg), 'planner', preset, purpose);
   return { params: loaded.params, cfg: loaded.config as PlannerConfig };
 }
 
-function loadedAs(bytes: Uint8Array, shapes: readonly ModelConfig[], model: BaseModelName, preset: BasePreset, purpose: 'measure' | 'tune' = 'measure'): ReturnType<typeof importCheckpoint> {
+function loadedAs(bytes: Uint8Array, fits: (c: ModelConfig) => boolean, model: BaseModelName, preset: BasePreset, purpose: 'measure' | 'tune' = 'measure'): ReturnType<typeof importCheckpoint> {
   let loaded: ReturnType<typeof importCheckpoint>;
   try {
     loaded = importCheckpoint(bytes);
   } catch (e) {
     throw new Error(`The base ${model} to ${purpose} is not a readable checkpoint (${e instanceof Error ? e.message : String(e)}).`);
   }
-  const json = configJson(loaded.config);
-  if (!shapes.some((c) => configJson(c) === json)) {
+  if (!fits(loaded.config)) {
     disposeParams(loaded.params);
     throw new Error(`The base ${model} to ${purpose} does not have the '${preset}' preset's shape; ${purpose} it with its own --preset, or pretrain it again.`);
   }

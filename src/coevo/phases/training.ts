@@ -9,7 +9,7 @@ import { configJson, importCheckpoint, type ModelConfig } from '../../models/che
 import { initGrounder } from '../../models/grounder';
 import { DEFAULT_LORA_TARGETS, createLora, disposeLora, mergeLora, type Lora } from '../../models/lora';
 import { cloneParams, disposeParams, setTrainable, type Params } from '../../models/params';
-import { fitCopyGate, initPlanner } from '../../models/planner';
+import { fitCopyGate, initPlanner, sameUpToCopyGate } from '../../models/planner';
 import type { PoolGrounder } from '../../learn/plannerGrounderPool';
 import type { Random } from '../../learn/random';
 import type { CoevoConfig } from '../config';
@@ -91,8 +91,8 @@ export async function startingWeights(ctx: PhaseContext, model: ModelName, rng: 
   if (!ctx.base) throw new Error(`This run starts from the base ${model} (start = 'base'), but the engine was given no base checkpoints; set start=scratch.`);
   const { config, params } = importCheckpoint(await ctx.base(model, ctx.config.preset));
   // A planner's copy gate may be added or dropped (plannerCopyGate); the rest of the shape must be the preset's.
-  const gateless = (c: ModelConfig) => (c.model === 'planner' ? configJson({ ...c, copyGate: undefined }) : configJson(c));
-  if (gateless(config) !== gateless(cfg)) {
+  const fits = config.model === 'planner' && cfg.model === 'planner' ? sameUpToCopyGate(config, cfg) : configJson(config) === configJson(cfg);
+  if (!fits) {
     disposeParams(params);
     throw new Error(`The base ${model} checkpoint does not have the '${ctx.config.preset}' preset's shape; regenerate the base checkpoints or set start=scratch.`);
   }
