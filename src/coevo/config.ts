@@ -62,6 +62,8 @@ export interface CoevoConfig {
   grounderBatch: number;
   /** Prompts per planner GRPO step (each sampled groupSize times). */
   grpoPrompts: number;
+  /** Candidate training states per planner GRPO prompt; the planner's least sure are kept (1: no screening). */
+  grpoScreen: number;
   /** Training tasks whose oracle steps make D0. */
   seedTasks: number;
   /** Training states the planner samples on per iteration to distil Ek. */
@@ -168,6 +170,7 @@ const FIELD_SPECS: { readonly [P in ConfigPath]: readonly [FieldSpec, string] } 
   plannerBatch: [int(1, 1024), 'planner SFT batch size'],
   grounderBatch: [int(1, 1024), 'grounder batch size'],
   grpoPrompts: [int(1, 256), 'prompts per planner GRPO step'],
+  grpoScreen: [int(1, 16), 'candidate states per planner GRPO prompt, the ones the planner is least sure of kept (1: no screening)'],
   seedTasks: [int(1, 100_000), 'training tasks whose oracle steps make D0'],
   distillStates: [int(1, 100_000), 'training states sampled per iteration for distillation'],
   evalSize: [int(1, 10_000), 'items per suite split in each evaluation'],
@@ -303,7 +306,7 @@ function checkPool(v: unknown): RewardPoolEntry[] {
  * the first bad field, its allowed values and the value given.
  */
 /** Fields added after runs were stored, with the behaviour those runs had. */
-const ADDED_LATER = { plannerConstraint: false, plannerGoalMarks: false, plannerCopyGate: false, freezeGlyphReader: false } as const;
+const ADDED_LATER = { grpoScreen: 1, plannerConstraint: false, plannerGoalMarks: false, plannerCopyGate: false, freezeGlyphReader: false } as const;
 
 export function validateConfig(c: unknown): CoevoConfig {
   if (!isPlainObject(c)) throw new ConfigError('', `A run config must be an object with the fields ${TOP_LEVEL.join(', ')}; got ${show(c)}`);
@@ -373,6 +376,8 @@ export function defaultConfig(preset: PresetName, seed: number): CoevoConfig {
     aggregation: 'grpo',
     plannerGrpoLr: 1e-3,
     grounderGrpoLr: 1e-3,
+    // Issue 27: among three candidates per prompt, the states the planner is least sure of (learn/plannerScreen.ts).
+    grpoScreen: 3,
     ...SCALES[preset],
     // The paper's 1 : 1 : 2, the current grounder trusted most.
     rewardPool: [

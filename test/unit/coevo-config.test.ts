@@ -133,6 +133,14 @@ describe('validateConfig', () => {
     delete missing.epsilon;
     expect(configError(() => validateConfig(missing)).message).toBe('epsilon must be a number from 0 to 1; got nothing');
 
+    // A run stored before a field existed ran without it: it reads back as it ran, not as today's default.
+    const older = { ...tiny() } as Partial<CoevoConfig>;
+    delete older.grpoScreen;
+    delete older.plannerCopyGate;
+    expect(tiny().grpoScreen).toBe(3);
+    expect(validateConfig(older)).toMatchObject({ grpoScreen: 1, plannerCopyGate: false });
+    expect(configError(() => validateConfig({ ...tiny(), grpoScreen: 0 })).message).toBe('grpoScreen must be an integer from 1 to 16; got 0');
+
     expect(configError(() => validateConfig({ ...tiny(), curation: true })).field).toBe('curation');
     expect(configError(() => validateConfig(null)).field).toBe('');
     expect(configError(() => validateConfig([])).field).toBe('');

@@ -7,13 +7,16 @@
  * Prompts are training states whose true step has a target element: there
  * the reward is the pool's grounding of the instruction, which is what makes
  * the planner speak the grounders' language; steps without a target reward
- * only the action type and value, which SFT already taught. The KL
+ * only the action type and value, which SFT already taught. With grpoScreen
+ * > 1 they are the states π(k−1) is least sure of among that many candidates
+ * per prompt, so fewer groups come back all alike. The KL
  * reference is π(k−1) itself (under LoRA, the frozen base, which is π(k−1)).
  */
 import { disposeParams } from '../../models/params';
 import { neuralPoolGrounder, verifierGrounder, type PoolGrounder } from '../../learn/plannerGrounderPool';
 import { makePlannerGrpo } from '../../learn/plannerGrpo';
 import { trainingPlannerStates } from '../../learn/plannerStates';
+import { leastSureStates } from '../../learn/plannerScreen';
 import type { RefStyle } from '../../world/types';
 import { GROUPS_PER_BATCH, groupRecordsOfStep, recordedBatches, type GroupRecord } from '../groupRecords';
 import { grpoSummary } from '../report';
@@ -51,11 +54,15 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
   const cfg = state.plannerCfg;
   const steps = config.plannerGrpoSteps;
   const need = steps * config.grpoPrompts;
-  const targeted = trainingPlannerStates(ctx.rng.fork('states'), 2 * need).filter((s) => s.step.box !== undefined);
-  const prompts = ctx.rng.fork('order').shuffle(targeted);
-  if (need > 0 && prompts.length === 0) throw new Error('No training state with a target element was found for planner GRPO.');
-  const pool = rewardPool(ctx);
+  const screen = config.grpoScreen;
+  const targeted = trainingPlannerStates(ctx.rng.fork('states'), 2 * need * screen).filter((s) => s.step.box !== undefined);
+  const shuffled = ctx.rng.fork('order').shuffle(targeted);
+  if (need > 0 && shuffled.length === 0) throw new Error('No training state with a target element was found for planner GRPO.');
   const previous = state.model('planner', k - 1);
+  // π(k−1) picks the states it is least sure of among `screen` candidates per prompt (learn/plannerScreen.ts).
+  const screened = screen > 1 && need > 0 ? await leastSureStates(previous, cfg, state.tok, shuffled.slice(0, need * screen), need, { constrained: config.plannerConstraint }) : null;
+  const prompts = screened?.states ?? shuffled;
+  const pool = rewardPool(ctx);
   const params = trainableCopy(previous);
   try {
     const series = new SeriesWriter(state);
@@ -133,6 +140,7 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
         groups,
         informative_groups: informative,
         pool: pool.map((g) => `${g.name}:${g.prior}`).join(','),
+        ...(screened ? { screen_candidates: Math.min(shuffled.length, need * screen), screen_sure_all: screened.sureAll, screen_sure_kept: screened.sureKept } : {}),
         ...styleShares,
       },
     };
