@@ -71,7 +71,7 @@ export const CARDS: readonly ExplainCard[] = [
   phase(
     'planner-grpo',
     'Planner GRPO, rewarded by grounding',
-    'For each training state the planner samples a group of instructions. Each is rewarded by how well a pool of grounders can act on it: right action type, right value, and a weighted vote of which grounders hit the true element.\n\nGRPO compares each sample with its own group: better than the group\'s mean pushes its words up, worse pushes them down. A group where every sample scored the same teaches nothing.',
+    'For each training state the planner samples a group of instructions. Each is rewarded by how well a pool of grounders can act on it: right action type, right value, and a weighted vote of which grounders hit the true element.\n\nGRPO compares each sample with its own group: better than the group\'s mean pushes its words up, worse pushes them down. A group where every sample scored the same teaches nothing, so the phase first picks, among a few candidate states per prompt, those where the planner is least sure of its own best instruction.',
     ['planner', 'grounder'],
   ),
   phase(
