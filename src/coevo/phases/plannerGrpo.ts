@@ -58,11 +58,12 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
   const targeted = trainingPlannerStates(ctx.rng.fork('states'), 2 * need * screen).filter((s) => s.step.box !== undefined);
   const shuffled = ctx.rng.fork('order').shuffle(targeted);
   if (need > 0 && shuffled.length === 0) throw new Error('No training state with a target element was found for planner GRPO.');
+  const pool = rewardPool(ctx);
   const previous = state.model('planner', k - 1);
+  ctx.report({ done: 0, total: steps });
   // π(k−1) picks the states it is least sure of among `screen` candidates per prompt (learn/plannerScreen.ts).
   const screened = screen > 1 && need > 0 ? await leastSureStates(previous, cfg, state.tok, shuffled.slice(0, need * screen), need, { constrained: config.plannerConstraint }) : null;
   const prompts = screened?.states ?? shuffled;
-  const pool = rewardPool(ctx);
   const params = trainableCopy(previous);
   try {
     const series = new SeriesWriter(state);
@@ -77,7 +78,6 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
     const recorded = recordedBatches(steps);
     const groupRecords: GroupRecord[] = [];
     const poolMembers = pool.map((g) => ({ name: g.name, prior: g.prior }));
-    ctx.report({ done: 0, total: steps });
     await withLora(config, ctx.rng.fork('lora'), params, async (lora) => {
       const grpo = makePlannerGrpo(params, cfg, state.tok, {
         lr: config.plannerGrpoLr,
