@@ -17,6 +17,7 @@ import type { ParamMap } from '../models/params';
 import type { PlannerConfig } from '../models/planner';
 import type { Tokenizer } from '../text/tokenizer';
 import { decodeStates } from './evalPlanner';
+import { mean } from './stats';
 import type { PlannerState } from './plannerStates';
 
 export interface ScreenedStates {
@@ -39,9 +40,10 @@ export async function leastSureStates(
   const decoded = await decodeStates(p, cfg, tok, candidates, { temperature: 0, constrained: opts.constrained, batchSize: opts.batchSize ?? 16 });
   const sure = decoded.map((d) => Math.exp(d.logProbs.reduce((a, b) => a + b, 0)));
   // Ties keep the candidates' order, so a seed fixes the choice on any backend that agrees on the values.
-  const ranked = sure.map((s, i) => i).sort((a, b) => sure[a] - sure[b] || a - b);
-  const kept = new Set(ranked.slice(0, count));
-  const keptIdx = [...kept].sort((a, b) => a - b);
-  const mean = (xs: readonly number[]) => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-  return { states: keptIdx.map((i) => candidates[i]), sureAll: mean(sure), sureKept: mean(keptIdx.map((i) => sure[i])) };
+  const kept = sure
+    .map((_, i) => i)
+    .sort((a, b) => sure[a] - sure[b] || a - b)
+    .slice(0, count)
+    .sort((a, b) => a - b);
+  return { states: kept.map((i) => candidates[i]), sureAll: mean(sure), sureKept: mean(kept.map((i) => sure[i])) };
 }

@@ -66,6 +66,11 @@ export interface MeanInterval {
   interval: Interval | null;
 }
 
+/** Plain mean; 0 for no values (a phase with no steps reports 0, not NaN). */
+export function mean(xs: readonly number[]): number {
+  return xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
 /** Mean of `xs` (finite numbers) with its t-interval. */
 export function meanInterval(xs: readonly number[]): MeanInterval {
   if (xs.some((x) => !Number.isFinite(x))) throw new Error('meanInterval: every value must be a finite number');

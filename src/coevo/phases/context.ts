@@ -103,6 +103,4 @@ export class SeriesWriter {
   }
 }
 
-export function mean(xs: readonly number[]): number {
-  return xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
-}
+export { mean } from '../../learn/stats';

@@ -62,7 +62,8 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
   const previous = state.model('planner', k - 1);
   ctx.report({ done: 0, total: steps });
   // π(k−1) picks the states it is least sure of among `screen` candidates per prompt (learn/plannerScreen.ts).
-  const screened = screen > 1 && need > 0 ? await leastSureStates(previous, cfg, state.tok, shuffled.slice(0, need * screen), need, { constrained: config.plannerConstraint }) : null;
+  const candidates = shuffled.slice(0, need * screen);
+  const screened = screen > 1 && need > 0 ? await leastSureStates(previous, cfg, state.tok, candidates, need, { constrained: config.plannerConstraint }) : null;
   const prompts = screened?.states ?? shuffled;
   const params = trainableCopy(previous);
   try {
@@ -140,7 +141,7 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
         groups,
         informative_groups: informative,
         pool: pool.map((g) => `${g.name}:${g.prior}`).join(','),
-        ...(screened ? { screen_candidates: Math.min(shuffled.length, need * screen), screen_sure_all: screened.sureAll, screen_sure_kept: screened.sureKept } : {}),
+        ...(screened ? { screen_candidates: candidates.length, screen_sure_all: screened.sureAll, screen_sure_kept: screened.sureKept } : {}),
         ...styleShares,
       },
     };
