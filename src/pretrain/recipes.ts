@@ -24,8 +24,8 @@ import { evalRealScreens } from '../learn/evalRealScreens';
 import { realPool, REAL_POOL_PAGES, type RealPoolScreen } from './realPool';
 import { realSuiteFigures } from './realFigures';
 
-/** tiny: the shipped base grounder (README "Base models": before the glyph reader, 1,500 steps reached 31% over all styles held out and 3,000 steps 42%; the glyph reader makes a step about twice as slow, so 2,400); demo: not yet measured. */
-export const GROUNDER_STEPS: Record<BasePreset, number> = { tiny: 2400, demo: 500 };
+/** tiny: the shipped base grounder (README "Base models": before the glyph reader, 1,500 steps reached 31% over all styles held out and 3,000 steps 42%; the glyph reader makes a step about twice as slow, so 2,400); demo: as many, so the wider model is compared with tiny at equal training. */
+export const GROUNDER_STEPS: Record<BasePreset, number> = { tiny: 2400, demo: 2400 };
 /** Held-out seeds: the suites' test split, never drawn for training. */
 const PROBE_SEED = 9001;
 /** Up to 100 instructions per style (on 160 screens every style has that many): at 40, the same grounder's text figure differed by 17 points between two held-out sets. */
