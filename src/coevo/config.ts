@@ -64,6 +64,10 @@ export interface CoevoConfig {
   grpoPrompts: number;
   /** Candidate training states per planner GRPO prompt; the planner's least sure are kept (1: no screening). */
   grpoScreen: number;
+  /** Planner GRPO samples only states whose true step has a target element (true), or every training state (false). */
+  grpoTargetedOnly: boolean;
+  /** With start = 'base': fine-tune the base planner on D0 (true), or take it as π0 unchanged (false). */
+  plannerSftOnBase: boolean;
   /** Training tasks whose oracle steps make D0. */
   seedTasks: number;
   /** Training states the planner samples on per iteration to distil Ek. */
@@ -171,6 +175,8 @@ const FIELD_SPECS: { readonly [P in ConfigPath]: readonly [FieldSpec, string] } 
   grounderBatch: [int(1, 1024), 'grounder batch size'],
   grpoPrompts: [int(1, 256), 'prompts per planner GRPO step'],
   grpoScreen: [int(1, 16), 'candidate states per planner GRPO prompt, the ones the planner is least sure of kept (1: no screening)'],
+  plannerSftOnBase: [bool, 'from the base models, fine-tune the base planner on D0 too (off: π0 is the base planner)'],
+  grpoTargetedOnly: [bool, 'planner GRPO samples only states whose step has a target element (scrolls and app launches left out)'],
   seedTasks: [int(1, 100_000), 'training tasks whose oracle steps make D0'],
   distillStates: [int(1, 100_000), 'training states sampled per iteration for distillation'],
   evalSize: [int(1, 10_000), 'items per suite split in each evaluation'],
@@ -306,7 +312,7 @@ function checkPool(v: unknown): RewardPoolEntry[] {
  * the first bad field, its allowed values and the value given.
  */
 /** Fields added after runs were stored, with the behaviour those runs had. */
-const ADDED_LATER = { grpoScreen: 1, plannerConstraint: false, plannerGoalMarks: false, plannerCopyGate: false, freezeGlyphReader: false } as const;
+const ADDED_LATER = { grpoScreen: 1, grpoTargetedOnly: true, plannerSftOnBase: true, plannerConstraint: false, plannerGoalMarks: false, plannerCopyGate: false, freezeGlyphReader: false } as const;
 
 export function validateConfig(c: unknown): CoevoConfig {
   if (!isPlainObject(c)) throw new ConfigError('', `A run config must be an object with the fields ${TOP_LEVEL.join(', ')}; got ${show(c)}`);
@@ -344,6 +350,7 @@ const SCALES: Record<PresetName, PresetScale> = {
   // that what the planner teaches the grounder is not drowned by the seed data (METHOD.md: iteration 0 data-limited).
   // The base planner met the writers' wording only in pretraining, so the seed SFT undoes it too: 60 steps on
   // written instructions took held-out exact from 21.7% to 12.5% at 2e-3, 15.0% at 1e-3, 18.3% at 5e-4 (n = 120).
+  // So a run from the base skips it (plannerSftOnBase); the steps apply from scratch.
   tiny: {
     plannerSftSteps: 60, grounderSftSteps: 60, plannerGrpoSteps: 20, grounderTrainSteps: 30, grounderSftLr: 1e-3, plannerSftLr: 5e-4,
     plannerBatch: 8, grounderBatch: 8, grpoPrompts: 4, seedTasks: 20, distillStates: 512, evalSize: 32, grounderGrpo: false,
@@ -378,6 +385,8 @@ export function defaultConfig(preset: PresetName, seed: number): CoevoConfig {
     grounderGrpoLr: 1e-3,
     // Issue 27: among three candidates per prompt, the states the planner is least sure of (learn/plannerScreen.ts).
     grpoScreen: 3,
+    grpoTargetedOnly: false,
+    plannerSftOnBase: false,
     ...SCALES[preset],
     // The paper's 1 : 1 : 2, the current grounder trusted most.
     rewardPool: [

@@ -137,8 +137,10 @@ describe('validateConfig', () => {
     const older = { ...tiny() } as Partial<CoevoConfig>;
     delete older.grpoScreen;
     delete older.plannerCopyGate;
-    expect(tiny().grpoScreen).toBe(3);
-    expect(validateConfig(older)).toMatchObject({ grpoScreen: 1, plannerCopyGate: false });
+    delete older.grpoTargetedOnly;
+    delete older.plannerSftOnBase;
+    expect(tiny()).toMatchObject({ grpoScreen: 3, grpoTargetedOnly: false, plannerSftOnBase: false });
+    expect(validateConfig(older)).toMatchObject({ grpoScreen: 1, plannerCopyGate: false, grpoTargetedOnly: true, plannerSftOnBase: true });
     expect(configError(() => validateConfig({ ...tiny(), grpoScreen: 0 })).message).toBe('grpoScreen must be an integer from 1 to 16; got 0');
 
     expect(configError(() => validateConfig({ ...tiny(), curation: true })).field).toBe('curation');

@@ -10,6 +10,8 @@
  * outlives the runner.
  */
 import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
 import '@tensorflow/tfjs-backend-wasm';
@@ -250,6 +252,24 @@ describe('CoevoRunner', () => {
     r.dispose();
     await r.whenDisposed();
     expect(tf.memory().numTensors).toBe(tensors);
+  });
+
+  it('from the base models, π0 is the base planner unless plannerSftOnBase asks for the seed SFT', async () => {
+    const base = async (model: 'planner' | 'grounder') => new Uint8Array(readFileSync(join(__dirname, `../../public/base/tiny-${model}.safetensors`)));
+    const shipped = readCheckpoint(await base('planner')).tensors;
+    const moved: boolean[] = [];
+    for (const plannerSftOnBase of [false, true]) {
+      const store = await openStore();
+      const r = await CoevoRunner.create({ ...deps(store), base }, smallConfig({ start: 'base', plannerSftOnBase }));
+      await r.stepPhase(); // seed-data
+      await r.stepPhase(); // sft-planner
+      const pi0 = readCheckpoint(await weights(store, r.runId, 'planner', 0)).tensors;
+      expect(Object.keys(pi0).sort()).toEqual(Object.keys(shipped).sort());
+      moved.push(Object.keys(shipped).some((n) => pi0[n].data.some((v, i) => v !== shipped[n].data[i])));
+      r.dispose();
+      await r.whenDisposed();
+    }
+    expect(moved).toEqual([false, true]);
   });
 
   it('refuses bad configs before storing anything, naming the field', async () => {

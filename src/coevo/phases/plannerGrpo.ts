@@ -4,10 +4,10 @@
  * 'verifier' the rule-based verifier, 'current' the newest grounder φ(k−1),
  * 'previous' φ(k−2), left out while it does not exist (k = 1).
  *
- * Prompts are training states whose true step has a target element: there
- * the reward is the pool's grounding of the instruction, which is what makes
- * the planner speak the grounders' language; steps without a target reward
- * only the action type and value, which SFT already taught. With grpoScreen
+ * Prompts are training states as they come, steps without a target element
+ * (scrolls, app launches) included: those are rewarded by action type and
+ * value alone, and leaving them out (grpoTargetedOnly, as runs before 5 Dec
+ * did) taught the planner to click where it should scroll. With grpoScreen
  * > 1 they are the states π(k−1) is least sure of among that many candidates
  * per prompt, so fewer groups come back all alike. The KL
  * reference is π(k−1) itself (under LoRA, the frozen base, which is π(k−1)).
@@ -55,9 +55,9 @@ export async function plannerGrpoPhase(ctx: PhaseContext): Promise<PhaseOutput> 
   const steps = config.plannerGrpoSteps;
   const need = steps * config.grpoPrompts;
   const screen = config.grpoScreen;
-  const targeted = trainingPlannerStates(ctx.rng.fork('states'), 2 * need * screen).filter((s) => s.step.box !== undefined);
-  const shuffled = ctx.rng.fork('order').shuffle(targeted);
-  if (need > 0 && shuffled.length === 0) throw new Error('No training state with a target element was found for planner GRPO.');
+  const drawn = trainingPlannerStates(ctx.rng.fork('states'), 2 * need * screen);
+  const shuffled = ctx.rng.fork('order').shuffle(config.grpoTargetedOnly ? drawn.filter((s) => s.step.box !== undefined) : drawn);
+  if (need > 0 && shuffled.length === 0) throw new Error(`No training state${config.grpoTargetedOnly ? ' with a target element' : ''} was found for planner GRPO.`);
   const pool = rewardPool(ctx);
   const previous = state.model('planner', k - 1);
   ctx.report({ done: 0, total: steps });

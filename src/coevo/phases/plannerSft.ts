@@ -1,5 +1,7 @@
 /**
- * Phase sft-planner: π0 = SFT on the kept samples of D0. Each sample's
+ * Phase sft-planner: π0 = SFT on the kept samples of D0; from the base
+ * models, π0 is the base planner itself unless config.plannerSftOnBase (the
+ * seed SFT lowered the base planner's held-out exact match). Each sample's
  * planner state (goal, screen description, true history) is rebuilt from
  * its task and step, and the sample's own instruction is the target, so the
  * planner learns the writer pool's verified wording. LoRA when the config
@@ -25,7 +27,8 @@ export async function plannerSftPhase(ctx: PhaseContext): Promise<PhaseOutput> {
   try {
     const series = new SeriesWriter(state);
     const losses: number[] = [];
-    const total = config.plannerSftSteps;
+    // From the base models, π0 is the base planner unless plannerSftOnBase asks for the seed SFT too.
+    const total = config.start === 'base' && !config.plannerSftOnBase ? 0 : config.plannerSftSteps;
     await withLora(config, ctx.rng.fork('lora'), params, async (lora) => {
       const sft = makePlannerSft(params, cfg, { lr: config.plannerSftLr, clipNorm: PLANNER_CLIP_NORM, lora });
       ctx.journal.train({ tensors: trainedTensors({ model: params, lora: lora?.adapters }), optimizer: sft.optimizer });

@@ -59,7 +59,7 @@ export const CARDS: readonly ExplainCard[] = [
   phase(
     'sft-planner',
     'Planner SFT: π₀',
-    'The planner learns to imitate D₀: given the goal, the screen\'s elements and the steps so far, predict the next instruction word by word. This supervised fine-tuning gives the first planner, π₀.',
+    'The planner learns to imitate D₀: given the goal, the screen\'s elements and the steps so far, predict the next instruction word by word. This supervised fine-tuning gives the first planner, π₀.\n\nA run from the shipped base models skips it by default: the base planner already learned from the oracle\'s steps, and imitating D₀\'s mixed wording made it worse on new sites. Then π₀ is the base planner.',
     ['planner'],
   ),
   phase(
