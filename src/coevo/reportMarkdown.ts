@@ -177,7 +177,7 @@ export function reportMarkdown(report: CoevoReport, options: ReportMarkdownOptio
   md.push(
     '## Metrics per iteration',
     '',
-    'Fractions in [0, 1] on held-out data; k = 0 is after the seed SFT. In brackets the Wilson 95% interval over n items (steps, tasks, queries, cells or episodes; for an F1 or other mean of values in [0, 1] the same interval is a conservative bound); n is the same items at every k. Steps of one task are not independent, so the intervals of step figures are somewhat too narrow.',
+    'Fractions in [0, 1] on held-out data; k = 0 is π₀ and φ₀ after the seed phases. In brackets the Wilson 95% interval over n items (steps, tasks, queries, cells or episodes; for an F1 or other mean of values in [0, 1] the same interval is a conservative bound); n is the same items at every k. Steps of one task are not independent, so the intervals of step figures are somewhat too narrow.',
     '',
   );
   const keys = unique(iterations.flatMap((it) => Object.keys(it.metrics))).map((key) => ({ key, ...splitMetricKey(key) }));
