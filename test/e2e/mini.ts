@@ -6,6 +6,8 @@ export const MINI: CoevoStartOptions = {
   seed: 4,
   iterations: 1,
   config: {
+    // The seed SFT runs on top of the base planner, so the tests that pause or fail inside a training phase have one here.
+    plannerSftOnBase: true,
     seedTasks: 3,
     plannerSftSteps: 3,
     grounderSftSteps: 3,

@@ -81,7 +81,8 @@ async function groundFirstSample(page: Page, runId: string): Promise<string[]> {
 test('the GRPO inspector steps through a run’s recorded groups', async ({ page }) => {
   test.setTimeout(600_000);
   await open(page);
-  const { runId } = await page.evaluate((o) => window.coevo!.startCoevo(o), { ...MINI, paused: true });
+  // Only steps with a target box, so that every recorded group has one to draw a grounded sample in (groundFirstSample).
+  const { runId } = await page.evaluate((o) => window.coevo!.startCoevo(o), { ...MINI, config: { ...MINI.config, grpoTargetedOnly: true }, paused: true });
 
   // Before planner GRPO: a helpful empty state.
   await open(page, `&view=grpo&run=${runId}`);
