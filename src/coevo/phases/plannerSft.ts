@@ -27,7 +27,6 @@ export async function plannerSftPhase(ctx: PhaseContext): Promise<PhaseOutput> {
   try {
     const series = new SeriesWriter(state);
     const losses: number[] = [];
-    // From the base models, π0 is the base planner unless plannerSftOnBase asks for the seed SFT too.
     const total = config.start === 'base' && !config.plannerSftOnBase ? 0 : config.plannerSftSteps;
     await withLora(config, ctx.rng.fork('lora'), params, async (lora) => {
       const sft = makePlannerSft(params, cfg, { lr: config.plannerSftLr, clipNorm: PLANNER_CLIP_NORM, lora });
