@@ -45,6 +45,7 @@ export function createOffsiteHost(deps: OffsiteHostDeps) {
         );
         const fault = deps.deviceFault?.() ?? null;
         if (fault) throw new Error(`The GPU reported an error during the comparison, so its figures cannot be trusted: ${fault}. Run with --backend wasm.`);
+        tracker.onPhase(''); // the last phase ends with the run: list it among the finished
         last = { ...tracker.progress(), state: 'done', etaMs: 0 };
         return report;
       } catch (e) {

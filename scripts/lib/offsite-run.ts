@@ -47,17 +47,24 @@ async function follow<T>(app: BrowserApp, done: Promise<T>, printer: ProgressPri
   let settled = false;
   const watched = done.finally(() => void (settled = true));
   let phase = '';
+  let printed = 0; // finished phases already printed
+  // The app lists every ended phase, so a phase shorter than a poll is printed too, and the last ones after the run settles.
+  const printFinished = (p: OffsiteProgress): void => {
+    for (const f of p.finished.slice(printed)) printer.log(`  ${f.phase}: done, ${formatDuration(f.atMs)} into the comparison`);
+    printed = p.finished.length;
+  };
   while (!settled) {
     const p = await app.call('offsiteProgress').catch(() => null);
     if (p && p.state === 'running') {
+      printFinished(p);
       const changed = p.phase !== phase;
-      // Polls get in only at the worker's event turns, so a phase is seen ending when the next one is seen: "by", not "at".
-      if (changed && phase !== '') printer.log(`  ${phase}: done by ${formatDuration(performance.now() - startedAt)}`);
       printer.update(offsiteLine(p, performance.now() - startedAt), performance.now(), changed);
       phase = p.phase;
     }
     await Promise.race([watched.catch(() => undefined), sleep(pollMs)]);
   }
+  const last = await app.call('offsiteProgress').catch(() => null);
+  if (last && last.state !== 'idle') printFinished(last);
   printer.end();
   return watched;
 }

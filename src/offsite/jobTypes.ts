@@ -107,7 +107,9 @@ export interface OffsiteProgress {
   /** Time left for the whole comparison, from its pace so far (evaluations included); null before the first step. */
   etaMs: number | null;
   elapsedMs: number;
+  /** Every phase that has ended, in order, with the run's elapsed time at its end: polls can miss a short phase, this cannot. */
+  finished: { phase: string; atMs: number }[];
   error?: string;
 }
 
-export const IDLE_OFFSITE: OffsiteProgress = { state: 'idle', phase: '', step: 0, steps: 0, done: 0, total: 0, etaMs: null, elapsedMs: 0 };
+export const IDLE_OFFSITE: OffsiteProgress = { state: 'idle', phase: '', step: 0, steps: 0, done: 0, total: 0, etaMs: null, elapsedMs: 0, finished: [] };

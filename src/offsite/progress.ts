@@ -7,6 +7,7 @@
 import { IDLE_OFFSITE, type OffsiteProgress } from './jobTypes';
 
 export interface OffsiteTracker {
+  /** A phase starts, so the one before has ended; '' ends the last one. */
   onPhase(phase: string): void;
   onProgress(phase: string, step: number, steps: number): void;
   progress(): OffsiteProgress;
@@ -19,7 +20,8 @@ export function offsiteTracker(total: number, now: () => number): OffsiteTracker
   return {
     onPhase(phase) {
       doneBefore += p.step;
-      p = { ...p, phase, step: 0, steps: 0, done: doneBefore };
+      const finished = p.phase === '' ? p.finished : [...p.finished, { phase: p.phase, atMs: now() - start }];
+      p = { ...p, phase, step: 0, steps: 0, done: doneBefore, finished };
     },
     onProgress(phase, step, steps) {
       p = { ...p, phase, step, steps, done: doneBefore + step };

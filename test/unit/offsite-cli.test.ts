@@ -141,10 +141,16 @@ describe('offsite progress', () => {
     tr.onProgress('full fine-tuning', 3, 3);
     tr.onPhase('evaluate full fine-tuning');
     expect(tr.progress()).toMatchObject({ phase: 'evaluate full fine-tuning', step: 0, steps: 0, done: 7 });
+    // Every ended phase is kept with its end time, so a poll that missed one still prints it.
+    expect(tr.progress().finished).toEqual([
+      { phase: 'zero-shot', atMs: 4000 },
+      { phase: 'harmonizers and importance', atMs: 4000 },
+      { phase: 'full fine-tuning', atMs: 5000 },
+    ]);
   });
 
   it('prints the phase bar, the whole run bar and the ETA on one line', () => {
-    const base = { state: 'running' as const, elapsedMs: 0 };
+    const base = { state: 'running' as const, elapsedMs: 0, finished: [] };
     expect(offsiteLine({ ...base, phase: 'full fine-tuning', step: 12, steps: 30, done: 36, total: 204, etaMs: 370_000 }, 62_000)).toBe(
       'full fine-tuning [####......] 12/30 · all [##........] 36/204 steps · ETA 6m10s · elapsed 1m02s',
     );
