@@ -102,6 +102,8 @@ export interface GroundImageRequest extends ModelChoice {
   original?: { width: number; height: number };
   instruction: string;
   scale: ScaleChoice;
+  /** Logits per unit of spelled match when tiles are compared (combine.ts SPELL_WEIGHT, the default); 0 compares logits alone. For calibration runs. */
+  spellWeight?: number;
 }
 
 export type GroundImageAnswer = GroundImageResult & { model: InspectModel };

@@ -64,7 +64,7 @@ export function createInspectHost(deps: InspectDeps) {
     try {
       // The model's name says which run and iteration (or base) it is: encodings of another model are not reused.
       const model = `${req.runId ?? 'none'}/${req.preset}/${grounder.about.label}`;
-      const result = await groundImage(grounder.params, grounder.cfg, tok, { image: req.image, original: req.original, instruction, scale: req.scale }, { features: tileFeatures, model });
+      const result = await groundImage(grounder.params, grounder.cfg, tok, { image: req.image, original: req.original, instruction, scale: req.scale, spellWeight: req.spellWeight }, { features: tileFeatures, model });
       return { ...result, model: grounder.about };
     } finally {
       grounder.release();

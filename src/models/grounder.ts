@@ -350,6 +350,12 @@ export type GrounderDetail = GrounderOutput & {
   parse: GrounderParse;
   /** [B, SCORE_KINDS.length] the weight each score map got; one more column, the spelled match's, with a glyph reader. */
   gates: tf.Tensor2D;
+  /**
+   * [B, cells] the spelled match before its gate (orderedMatch.ts: per cell, the best
+   * clipped mean log-probability of a run spelling the target, in [WORST_MATCH, 0];
+   * 0 for an instruction that spells nothing); absent without a glyph reader.
+   */
+  spelled?: tf.Tensor2D;
 };
 
 /** How groundOnScreens weighs the spelled match. */
@@ -424,10 +430,12 @@ export function groundOnScreens(
   const gateOf = (name: string) => tf.exp(tf.clipByValue(dense(p, name, slotOf('gate')), -6, 3));
   let gates = gateOf('parse.gate') as tf.Tensor2D; // [B, kinds]
   let matched = weightedSum(gates, [sText, sRole, sIcon, sColor, sPosition, sRelation]);
+  let spelled: tf.Tensor2D | undefined;
   if (reader && spell) {
     const learned = gateOf('parse.spell');
     const spellGate = opts.spellFloor === false ? learned : tf.add(learned, 1);
-    matched = tf.add(matched, tf.mul(spellGate, spelledCells(reader, spell, screens.glyphRows ?? perScreen)));
+    spelled = spelledCells(reader, spell, screens.glyphRows ?? perScreen);
+    matched = tf.add(matched, tf.mul(spellGate, spelled));
     gates = tf.concat([gates, spellGate], 1) as tf.Tensor2D;
   }
 
@@ -452,7 +460,7 @@ export function groundOnScreens(
   const offsets = tf.sigmoid(dense(p, 'head.offset', h)) as tf.Tensor3D;
   const attended = tf.sum(tf.mul(tf.expandDims(softmax(logits), 2), h), 1);
   const embeddingOut = tf.concat([pooled, attended], 1) as tf.Tensor2D;
-  return { logits, offsets, embedding: embeddingOut, parse, gates };
+  return { logits, offsets, embedding: embeddingOut, parse, gates, ...(spelled ? { spelled } : {}) };
 }
 
 export function grounderForward(p: ParamMap, cfg: GrounderConfig, inputs: GrounderInputs): GrounderOutput {

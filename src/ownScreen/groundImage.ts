@@ -34,8 +34,10 @@ export interface ImageCandidate {
   tile: number;
   x: number;
   y: number;
-  /** The grounder's logit there (what picks the winner across tiles). */
+  /** What picks the winner across tiles: the logit plus SPELL_WEIGHT × the spelled match (combine.ts). */
   score: number;
+  /** The grounder's logit there. */
+  logit: number;
   /** The tile's heat-map mass within one cell of it. */
   mass: number;
   /** log of the tile's softmax at its cell: the score within the tile alone. */
@@ -71,6 +73,8 @@ export interface GroundImageInput {
   scale: ScaleChoice;
   /** The file's own size when `image` was shrunk on reading (a huge image): points and the scale are given in its px. */
   original?: { width: number; height: number };
+  /** Logits per unit of spelled match when tiles are compared (default SPELL_WEIGHT). */
+  spellWeight?: number;
 }
 
 /** Where the tiles' encodings are kept between instructions, and the name of the model they are of. */
@@ -99,7 +103,7 @@ function validRows(valid: Float32Array, n: number): tf.Tensor2D {
   return tf.tensor2d(rows, [n, GRID_CELLS], 'float32');
 }
 
-/** The instruction over every encoded tile: logits and offsets per tile, read back. */
+/** The instruction over every encoded tile: logits, offsets and the spelled match per tile, read back. */
 async function scoreTiles(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer, plan: TilePlan, batches: ScreenFeatures[], instruction: string): Promise<TileScores[]> {
   const valid = validCells(plan.platform);
   const out: TileScores[] = [];
@@ -108,13 +112,14 @@ async function scoreTiles(params: ParamMap, cfg: GrounderConfig, tok: Tokenizer,
     const text = encodeInstructions(tok, cfg, [instruction], n);
     const o = tf.tidy(() => {
       const r = groundOnScreens(params, cfg, features, 1, { ...instructionTensors(text, cfg), valid: validRows(valid, n) });
-      return { logits: r.logits, offsets: r.offsets };
+      return { logits: r.logits, offsets: r.offsets, spelled: r.spelled };
     });
     try {
-      const [logits, offsets] = (await Promise.all([o.logits.data(), o.offsets.data()])) as [Float32Array, Float32Array];
-      for (let i = 0; i < n; i++) out.push({ logits: logits.slice(i * GRID_CELLS, (i + 1) * GRID_CELLS), offsets: offsets.slice(i * GRID_CELLS * 2, (i + 1) * GRID_CELLS * 2) });
+      const [logits, offsets, spelled] = (await Promise.all([o.logits.data(), o.offsets.data(), o.spelled?.data()])) as [Float32Array, Float32Array, Float32Array | undefined];
+      const cells = (i: number) => [i * GRID_CELLS, (i + 1) * GRID_CELLS] as const;
+      for (let i = 0; i < n; i++) out.push({ logits: logits.slice(...cells(i)), offsets: offsets.slice(i * GRID_CELLS * 2, (i + 1) * GRID_CELLS * 2), ...(spelled ? { spelled: spelled.slice(...cells(i)) } : {}) });
     } finally {
-      tf.dispose([o.logits, o.offsets]);
+      tf.dispose([o.logits, o.offsets, ...(o.spelled ? [o.spelled] : [])]);
     }
   }
   return out;
@@ -146,7 +151,7 @@ export async function groundImage(params: ParamMap, cfg: GrounderConfig, tok: To
   } finally {
     if (!cache) tf.dispose(batches);
   }
-  const combined = combineTiles(plan, scores.slice(0, screens.length), scores[screens.length]);
+  const combined = combineTiles(plan, scores.slice(0, screens.length), scores[screens.length], CONFIDENT_MARGIN, input.spellWeight);
   const best = combined.best;
   const winner = plan.tiles[best.tile];
   const probs = softmaxOver(scores[best.tile].logits, validCells(plan.platform));
@@ -163,7 +168,7 @@ export async function groundImage(params: ParamMap, cfg: GrounderConfig, tok: To
     confidence: combined.margin,
     confident: combined.confident,
     threshold: CONFIDENT_MARGIN,
-    candidates: combined.perTile.map((c) => (c ? { tile: c.tile, ...toImagePoint(plan, plan.tiles[c.tile], c.x, c.y, source), score: c.score, mass: c.mass, logProb: Math.log(c.prob) } : null)),
+    candidates: combined.perTile.map((c) => (c ? { tile: c.tile, ...toImagePoint(plan, plan.tiles[c.tile], c.x, c.y, source), score: c.score, logit: c.logit, mass: c.mass, logProb: Math.log(c.prob) } : null)),
     tileScreen: screens[best.tile],
     tileAnswer: {
       heat: map,

@@ -3,6 +3,7 @@ import { openApp } from './ui-data-runs';
 import { appsWithTasks, instructionsInEveryStyle, nextStep, taskFor, templatesOf } from '../../src/world/play';
 import { createWorld, screenOf } from '../../src/world/env';
 import type { Box, Platform, Screen } from '../../src/world/types';
+import { screenshotPage } from '../fixtures/screenshotPages';
 
 /**
  * Calibration of the own-screenshot confidence (src/ownScreen/combine.ts,
@@ -13,7 +14,9 @@ import type { Box, Platform, Screen } from '../../src/world/types';
  * tile, exactly the screen the grounder knows), split into hits and misses,
  * and (2) images with nothing to click: blank, 1×1, noise, a flat colour,
  * a gradient. docs/screenshot.md records the figures and the threshold
- * chosen from them.
+ * chosen from them. A second test chooses the spell weight that compares
+ * tiles (combine.ts SPELL_WEIGHT) on made-up 1280×800 pages
+ * (fixtures/screenshotPages.ts): seeds 1–8 to choose, 101–108 to check.
  */
 
 test.skip(process.env.COEVO_CALIBRATE !== '1', 'calibration, run by hand (COEVO_CALIBRATE=1)');
@@ -114,7 +117,7 @@ test('calibrate the confidence margin', async ({ page, context }) => {
     if (inBox(by('logProb'))) rules.logProb++;
     if (cs.some(inBox)) rules.someTile++;
   }
-  console.log(`mosaics of 4 world screens, 9 tiles each: of ${rules.n}, the highest logit picks the target ${rules.logit}, the highest in-tile log-probability ${rules.logProb}; some tile's own best is on it ${rules.someTile}`);
+  console.log(`mosaics of 4 world screens, 9 tiles each: of ${rules.n}, the highest score (combine.ts) picks the target ${rules.logit}, the highest in-tile log-probability ${rules.logProb}; some tile's own best is on it ${rules.someTile}`);
 
   const empties = await page.evaluate(async () => {
     const make = (w: number, h: number, fill: (x: number, y: number) => [number, number, number]) => {
@@ -146,4 +149,51 @@ test('calibrate the confidence margin', async ({ page, context }) => {
   });
   console.log(empties.out.join('\n'));
   console.log(`world screens, hits: ${stats(margins.hit)}\nworld screens, misses: ${stats(margins.miss)}\nnothing to click: ${stats(empties.margins)}`);
+});
+
+test('choose the spell weight on made-up pages', async ({ page, context }) => {
+  test.setTimeout(1_800_000);
+  const weights = [0, 3, 10, 30];
+  const shots = await context.newPage();
+  await shots.setViewportSize({ width: 1280, height: 800 });
+  await openApp(page, '');
+  for (const [set, seeds] of [['choose', [1, 2, 3, 4, 5, 6, 7, 8]], ['check', [101, 102, 103, 104, 105, 106, 107, 108]]] as const) {
+    const hits = weights.map(() => 0);
+    let n = 0;
+    for (const seed of seeds) {
+      const { html, labels } = screenshotPage(seed);
+      await shots.setContent(html);
+      const boxes = await Promise.all(labels.map((_, i) => shots.locator(`#b${i}`).boundingBox()));
+      const png = (await shots.screenshot({ type: 'png' })).toString('base64');
+      const asked = labels.map((label, i) => ({ label, box: boxes[i] })).filter((q) => q.box && q.box.x + q.box.width <= 1280 && q.box.y + q.box.height <= 800);
+      const points = await page.evaluate(
+        async ({ png, labels, weights }) => {
+          const bm = await createImageBitmap(new Blob([Uint8Array.from(atob(png), (c) => c.charCodeAt(0))], { type: 'image/png' }));
+          const c = new OffscreenCanvas(bm.width, bm.height);
+          const ctx = c.getContext('2d')!;
+          ctx.drawImage(bm, 0, 0);
+          const image = { rgba: new Uint8Array(ctx.getImageData(0, 0, bm.width, bm.height).data.buffer), width: bm.width, height: bm.height };
+          const out: { x: number; y: number }[][] = [];
+          for (const label of labels) {
+            const row: { x: number; y: number }[] = [];
+            for (const spellWeight of weights) {
+              const r = await window.coevo!.groundImage({ runId: null, iteration: 'latest', which: 'current', preset: 'tiny', image, instruction: `click the ${label} button`, scale: { kind: 'text', textPx: 14 }, spellWeight });
+              row.push(r.point);
+            }
+            out.push(row);
+          }
+          return out;
+        },
+        { png, labels: asked.map((q) => q.label), weights },
+      );
+      asked.forEach((q, i) => {
+        const b = q.box!;
+        points[i].forEach((p, w) => {
+          if (p.x >= b.x && p.x <= b.x + b.width && p.y >= b.y && p.y <= b.y + b.height) hits[w]++;
+        });
+      });
+      n += asked.length;
+    }
+    console.log(`${set} (seeds ${seeds[0]}–${seeds[seeds.length - 1]}, ${n} questions, 14-px setting): ${weights.map((w, i) => `weight ${w}: ${hits[i]}`).join(', ')}`);
+  }
 });

@@ -7,13 +7,11 @@ import { openApp } from './ui-data-runs';
  * without a run, on WASM: a 1280×800 page with five labelled buttons
  * (test/fixtures/five-buttons.html), screenshotted by the browser, dropped
  * without a MIME type, and asked "click the <label> button" for each label.
- * The test asserts what holds whatever the grounder's skill: the point is
- * given in the screenshot's px, inside it, each question after the first
- * (which encodes the tiles) is answered in under 10 s,
- * and the page says how the image was scaled and tiled; it measures and
- * prints how many points land on their button (the issue's acceptance asks
- * for ≥ 4 of 5; docs/screenshot.md has the figure, which the shipped
- * tiny grounder does not reach). A blank and a 1×1 image give
+ * The test asserts that at least 4 of the 5 points land on their button
+ * (the issue's acceptance), that each point is given in the screenshot's
+ * px, inside it, that each question after the first (which encodes the
+ * tiles) is answered in under 10 s, and that the page says how the image
+ * was scaled and tiled. A blank and a 1×1 image give
  * "nothing confident"; a WebP named .png is read by its bytes; a text file
  * is refused with a reason.
  */
@@ -66,7 +64,7 @@ async function ask(page: Page, instruction: string): Promise<{ x: number; y: num
   };
 }
 
-test('a 1280×800 screenshot with five buttons: points in its px, each further question under 10 s; blank and 1×1 images are not confident; formats by content', async ({ page }) => {
+test('a 1280×800 screenshot with five buttons: at least 4 points on their button, in its px, each further question under 10 s; blank and 1×1 images are not confident; formats by content', async ({ page }) => {
   test.setTimeout(240_000);
   const { png, boxes } = await fixtureShot(page);
   await openApp(page, '&view=playground&pg=upload');
@@ -103,6 +101,7 @@ test('a 1280×800 screenshot with five buttons: points in its px, each further q
   // People write labels unquoted; the grammar the grounder learnt quotes them, and the page says how it read the instruction.
   await expect(page.getByTestId('instruction-read')).toContainText('click the "Help" button');
   console.log(`five-button page, native scale (14-px text → ×0.57), WASM: ${hits} of 5 on their button\n  ${rows.join('\n  ')}`);
+  expect(hits, rows.join('\n')).toBeGreaterThanOrEqual(4);
   await page.screenshot({ path: 'test-results/ui/own-screenshot.png', fullPage: true });
   await expect(page.getByTestId('ask-screen')).toHaveAttribute('data-drawn', 'true');
   await expect(page.getByTestId('image-point')).toHaveCount(1);

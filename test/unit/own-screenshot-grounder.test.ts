@@ -40,8 +40,12 @@ it('a 1×1 and a blank image are not confident; the point stays inside the image
   expect(one.point.x).toBeLessThanOrEqual(1);
   const blank = await groundImage(params, cfg, tok, { image: { rgba: new Uint8Array(400 * 300 * 4).fill(255), width: 400, height: 300 }, instruction: 'click the Save button', scale });
   expect(blank.tiles.length).toBe(4);
-  expect(blank.confidence).toBeCloseTo(0, 3);
+  // The spelled match may move the chosen cell off the blank's best logit (its map on white is nearly, not exactly, flat): at most 0.
+  expect(blank.confidence).toBeLessThanOrEqual(1e-4);
   expect(blank.confident).toBe(false);
+  // Compared by the logit alone, a blank image is exactly the baseline.
+  const byLogit = await groundImage(params, cfg, tok, { image: { rgba: new Uint8Array(400 * 300 * 4).fill(255), width: 400, height: 300 }, instruction: 'click the Save button', scale, spellWeight: 0 });
+  expect(byLogit.confidence).toBeCloseTo(0, 3);
   expect(blank.point.x).toBeLessThanOrEqual(400);
   expect(blank.point.y).toBeLessThanOrEqual(300);
   expect(tf.memory().numTensors).toBe(before);

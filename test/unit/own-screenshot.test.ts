@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { describeNonImage, sniffImageFormat } from '../../src/ownScreen/sniff';
 import { MAX_TILES, TILE_OVERLAP, WORLD_TEXT_PX, planTiles, tileInImage, tileStarts, toImagePoint } from '../../src/ownScreen/tiles';
 import { cutTile, flattenOnWhite, resizeRgba } from '../../src/ownScreen/pixels';
-import { CONFIDENT_MARGIN, bestInTile, combineTiles, type TileScores } from '../../src/ownScreen/combine';
+import { CONFIDENT_MARGIN, SPELL_WEIGHT, bestInTile, combineTiles, type TileScores } from '../../src/ownScreen/combine';
 import { CELL, GRID_CELLS, GRID_COLS, validCells } from '../../src/models/canvas';
 
 const bytes = (...parts: (number[] | string)[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
@@ -156,6 +156,28 @@ describe('combining tiles', () => {
     expect(none.margin).toBe(0);
     expect(none.confident).toBe(false);
     expect(none.best.mass).toBeLessThanOrEqual(9 / 400 + 1e-9);
+  });
+
+  it('across tiles the spelled match outweighs the logit; the confidence stays on the logit; a flat spelled map changes nothing', () => {
+    const spelled = (): Float32Array => new Float32Array(GRID_CELLS).fill(-8);
+    const a = { ...flat(), spelled: spelled() };
+    const b = { ...flat(), spelled: spelled() };
+    a.logits[2 * GRID_COLS + 3] = 9; // the higher logit: a menu item the position prior likes
+    b.logits[5 * GRID_COLS + 10] = 6; // the button whose letters spell the target
+    b.spelled[5 * GRID_COLS + 10] = -0.5;
+    a.spelled[2 * GRID_COLS + 3] = -3;
+    const c = combineTiles(plan, [a, b], flat());
+    expect(c.best.tile).toBe(1);
+    expect(c.best.score).toBeCloseTo(6 - 0.5 * SPELL_WEIGHT, 5);
+    expect(c.best.logit).toBe(6);
+    expect(c.margin).toBe(6);
+    // Weight 0: the logits alone, as before the spelled match was read back.
+    expect(combineTiles(plan, [a, b], flat(), CONFIDENT_MARGIN, 0).best.tile).toBe(0);
+    // An instruction that spells nothing has a flat 0 map: the logit decides.
+    const flatSpell = combineTiles(plan, [{ ...a, spelled: new Float32Array(GRID_CELLS) }, { ...b, spelled: new Float32Array(GRID_CELLS) }], flat());
+    expect(flatSpell.best.tile).toBe(0);
+    expect(() => combineTiles(plan, [a, b], flat(), CONFIDENT_MARGIN, -1)).toThrow(/spell weight must be a number ≥ 0/);
+    expect(() => bestInTile(plan, plan.tiles[0], { ...a, spelled: new Float32Array(3) })).toThrow(/3 spelled-match values/);
   });
 
   it('cells on the white margin around a small image cannot win', () => {
