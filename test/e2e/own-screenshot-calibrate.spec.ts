@@ -82,9 +82,9 @@ test('calibrate the confidence margin', async ({ page, context }) => {
 
   // Combining tiles, on images the world drew: 2×2 mosaics of world screens (400×256) at scale 1, the
   // instruction about one of them, so the grounder sees 9 overlapping tiles with the target wholly in
-  // some and cut in others. Which rule picks the tile with the target: the highest logit, or the highest
+  // some and cut in others. Which rule picks the tile with the target: the highest score (combine.ts), or the highest
   // log-probability within its own tile?
-  const rules = { logit: 0, logProb: 0, someTile: 0, n: 0 };
+  const rules = { score: 0, logProb: 0, someTile: 0, n: 0 };
   for (let i = 0; i < list.length; i++) {
     if (list[i].screen.platform !== 'web') continue;
     const others = [1, 2, 3].map((k) => (i + k * 7) % list.length).filter((j) => list[j].screen.platform === 'web');
@@ -113,11 +113,11 @@ test('calibrate the confidence margin', async ({ page, context }) => {
     const cs = r.filter((c) => c !== null);
     const by = (k: 'score' | 'logProb') => cs.reduce((a, c) => (c[k] > a[k] ? c : a));
     rules.n++;
-    if (inBox(by('score'))) rules.logit++;
+    if (inBox(by('score'))) rules.score++;
     if (inBox(by('logProb'))) rules.logProb++;
     if (cs.some(inBox)) rules.someTile++;
   }
-  console.log(`mosaics of 4 world screens, 9 tiles each: of ${rules.n}, the highest score (combine.ts) picks the target ${rules.logit}, the highest in-tile log-probability ${rules.logProb}; some tile's own best is on it ${rules.someTile}`);
+  console.log(`mosaics of 4 world screens, 9 tiles each: of ${rules.n}, the highest score (combine.ts) picks the target ${rules.score}, the highest in-tile log-probability ${rules.logProb}; some tile's own best is on it ${rules.someTile}`);
 
   const empties = await page.evaluate(async () => {
     const make = (w: number, h: number, fill: (x: number, y: number) => [number, number, number]) => {
