@@ -27,6 +27,14 @@
  * (src/models/rowLoops.ts), where the tensor path takes 9 to 30 small ops;
  * decoding pays tfjs's per-kernel cost on every token.
  *
+ * PICKED_LOG_PROB and PICKED_LOG_PROB_GRAD: log softmax at one picked
+ * column per row (src/models/pickedLoops.ts), where the tensor path makes
+ * several full-width passes over a planner step's [B·C, V] logits.
+ *
+ * DECODE_ATTENTION: a decoding step's attention with its cache growth
+ * (src/models/decodeAttentionLoops.ts), where the tensor path takes some
+ * thirty small ops per layer and token.
+ *
  * SPELLED_CELLS: the grounder's in-order spelling match (orderedMatch.ts)
  * as one pass over the WASM heap (orderedMatchRows.ts), where the tensor
  * path runs some 150 small ops per batch.
@@ -39,7 +47,9 @@ import { batchedProductKernel } from './wasmBatchMatMul';
 import { heapSliceKernel } from './wasmSlice';
 import { glyphWindowsShape, glyphWindowsTransposed } from '../src/models/glyphWindows';
 import { geluGradInto, geluInto, layerNormGradInto, layerNormInto } from '../src/models/rowLoops';
-import { COL2IM_3X3, GELU_TANH, GELU_TANH_GRAD, GLYPH_WINDOWS_T, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_STANDARDIZE } from '../src/models/kernelNames';
+import { COL2IM_3X3, DECODE_ATTENTION, GELU_TANH, GELU_TANH_GRAD, GLYPH_WINDOWS_T, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD, PICKED_LOG_PROB, PICKED_LOG_PROB_GRAD, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_STANDARDIZE } from '../src/models/kernelNames';
+import { decodeAttentionInto } from '../src/models/decodeAttentionLoops';
+import { pickedLogProbGradInto, pickedLogProbInto } from '../src/models/pickedLoops';
 import { col2im3x3Into, im2col3x3Into, nearMaxGradInto, nearMaxInto } from '../src/models/windowLoops';
 
 interface RefCounting {
@@ -116,6 +126,60 @@ const nearMaxGrad: tf.KernelFunc = ({ inputs, backend, attrs }) => {
   return dx;
 };
 
+const pickedLogProb: tf.KernelFunc = ({ inputs, backend }) => {
+  const wasm = backend as unknown as BackendWasm;
+  const { logits, pick, mask } = inputs as Record<'logits' | 'pick', tf.TensorInfo> & { mask?: tf.TensorInfo };
+  const logp = wasm.makeOutput(pick.shape, 'float32');
+  const probs = wasm.makeOutput(logits.shape, 'float32');
+  const f32 = (t: tf.TensorInfo) => wasm.typedArrayFromHeap(t) as Float32Array;
+  pickedLogProbInto(f32(logits), logits.shape[1], wasm.typedArrayFromHeap(pick) as Int32Array, mask ? f32(mask) : null, f32(logp), f32(probs));
+  return [logp, probs];
+};
+
+const pickedLogProbGrad: tf.KernelFunc = ({ inputs, backend }) => {
+  const wasm = backend as unknown as BackendWasm;
+  const { probs, pick, dy } = inputs as Record<'probs' | 'pick' | 'dy', tf.TensorInfo>;
+  const out = wasm.makeOutput(probs.shape, 'float32');
+  const f32 = (t: tf.TensorInfo) => wasm.typedArrayFromHeap(t) as Float32Array;
+  pickedLogProbGradInto(f32(probs), probs.shape[1], wasm.typedArrayFromHeap(pick) as Int32Array, f32(dy), f32(out));
+  return out;
+};
+
+const decodeAttention: tf.KernelFunc = ({ inputs, backend, attrs }) => {
+  const wasm = backend as unknown as BackendWasm;
+  const t = inputs as Record<'q' | 'kNew' | 'vNew' | 'promptK' | 'promptV' | 'promptMask', tf.TensorInfo> & { genK?: tf.TensorInfo; genV?: tf.TensorInfo };
+  const heads = (attrs as { heads: number }).heads;
+  const [rows, , d] = t.q.shape;
+  const headDim = d / heads;
+  const generated = t.genK ? t.genK.shape[1] : 0;
+  const att = wasm.makeOutput(t.q.shape, 'float32');
+  const genK = wasm.makeOutput([rows * heads, generated + 1, headDim], 'float32');
+  const genV = wasm.makeOutput([rows * heads, generated + 1, headDim], 'float32');
+  // Views after every makeOutput: growing the heap detaches older ones.
+  const f32 = (x: tf.TensorInfo) => wasm.typedArrayFromHeap(x) as Float32Array;
+  decodeAttentionInto(
+    {
+      q: f32(t.q),
+      kNew: f32(t.kNew),
+      vNew: f32(t.vNew),
+      promptK: f32(t.promptK),
+      promptV: f32(t.promptV),
+      promptMask: f32(t.promptMask),
+      genK: t.genK ? f32(t.genK) : null,
+      genV: t.genV ? f32(t.genV) : null,
+      rows,
+      heads,
+      headDim,
+      promptLength: t.promptK.shape[1],
+      generated,
+    },
+    f32(att),
+    f32(genK),
+    f32(genV),
+  );
+  return [att, genK, genV];
+};
+
 /** A kernel whose output has its first input's shape, computed by `f` from the inputs' heap arrays (and the row length). */
 function rowwise(names: string[], f: (inputs: Float32Array[], cols: number, out: Float32Array) => void): tf.KernelFunc {
   return ({ inputs, backend }) => {
@@ -140,6 +204,9 @@ const OWN_KERNELS: [string, tf.KernelFunc][] = [
   [COL2IM_3X3, col2im],
   [NEAR_MAX, nearMax],
   [NEAR_MAX_GRAD, nearMaxGrad],
+  [PICKED_LOG_PROB, pickedLogProb],
+  [PICKED_LOG_PROB_GRAD, pickedLogProbGrad],
+  [DECODE_ATTENTION, decodeAttention],
 ];
 
 /** The backend's own kernels that a replacement hands some calls back to (kept once, so registering twice wraps nothing twice). */

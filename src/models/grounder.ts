@@ -40,6 +40,7 @@
  */
 import * as tf from './tf';
 import { maskOf, oneHotFloat } from './dtype';
+import { pickedLogProbs } from './pickedLogProbs';
 import type { Random } from '../learn/random';
 import { SPECIAL, WORD_CHAR_CLASSES } from '../text/tokenizer';
 import { COLOR_CLASSES, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES } from '../world/cellLabels';
@@ -475,8 +476,7 @@ export function heatmap(logits: tf.Tensor2D): tf.Tensor2D {
 
 /** log π(cell) for given cells [B] (int32): the grounder policy's log-prob, differentiable. */
 export function cellLogProbs(logits: tf.Tensor2D, cells: tf.Tensor1D): tf.Tensor1D {
-  const oh = oneHotFloat(cells, logits.shape[1]);
-  return tf.sum(tf.mul(tf.logSoftmax(logits), oh), 1) as tf.Tensor1D;
+  return pickedLogProbs(logits, cells) as tf.Tensor1D;
 }
 
 export interface GroundedPoint {

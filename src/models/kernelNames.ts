@@ -20,3 +20,8 @@ export const NEAR_MAX_GRAD = 'CoevoNearMaxGrad';
 /** WASM only (src/models/rowLoops.ts): GELU and its gradient; WASM also runs ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD and ROW_STANDARDIZE there. */
 export const GELU_TANH = 'CoevoGeluTanh';
 export const GELU_TANH_GRAD = 'CoevoGeluTanhGrad';
+/** WASM only (src/models/pickedLoops.ts): log softmax at one picked column per row, and its gradient. */
+export const PICKED_LOG_PROB = 'CoevoPickedLogProb';
+export const PICKED_LOG_PROB_GRAD = 'CoevoPickedLogProbGrad';
+/** WASM only (src/models/decodeAttentionLoops.ts): one decoding step's attention over the cached keys and values, growing the cache. */
+export const DECODE_ATTENTION = 'CoevoDecodeAttention';

@@ -81,12 +81,14 @@ export function layerNorm(p: ParamMap, name: string, x: tf.Tensor): tf.Tensor {
 }
 
 /**
- * Up to this many values, layer norm and GELU run as one WASM kernel each
- * (rowLoops.ts): a decoding step's rows, where tfjs's cost per kernel is
- * most of the work. Larger ones (training batches) keep the WASM backend's
- * element-wise ops, which are faster per value than the loops in JS
- * (measured on [8, 240, 192]: GELU with its gradient 15–26 ms as ops,
- * 22–29 ms as kernels; on [16, 1, 192], 0.67–0.94 ms against 0.31–0.38).
+ * Up to this many values, layer norm runs as one WASM kernel (rowLoops.ts):
+ * a decoding step's rows, where tfjs's cost per kernel is most of the work.
+ * Larger ones (training batches) keep the WASM backend's element-wise ops,
+ * which were as fast per value as the loops in JS (layer norm with its
+ * gradients on [4096, 128]: 31–53 ms as ops, 47 ms as kernels). GELU runs
+ * as one kernel at every size: its tanh from a fast exp (fastExp.ts) made
+ * the loops faster than the ops even on training batches (GELU with its
+ * gradient on [8, 240, 192]: 9.5–12 ms against 14–23 ms, Node WASM).
  */
 const SMALL = 32_768;
 
@@ -102,7 +104,7 @@ const geluByKernel = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) =>
 
 /** GELU, tanh approximation: one kernel where the backend has it, else element-wise ops. */
 export function gelu(x: tf.Tensor): tf.Tensor {
-  if (x.size <= SMALL && tf.getKernel(GELU_TANH, tf.getBackend())) return geluByKernel(x);
+  if (tf.getKernel(GELU_TANH, tf.getBackend())) return geluByKernel(x);
   const c = Math.sqrt(2 / Math.PI);
   const inner = tf.mul(tf.add(x, tf.mul(tf.mul(tf.mul(x, x), x), 0.044715)), c);
   return tf.mul(tf.mul(x, 0.5), tf.add(tf.tanh(inner), 1));
@@ -171,9 +173,10 @@ export function keyPaddingMask(valid: tf.Tensor): tf.Tensor {
 
 /** Additive causal mask [1, 1, T, T]: position i sees keys 0..i. */
 export function causalMask(t: number): tf.Tensor {
-  const i = tf.range(0, t, 1, 'int32');
-  const future = tf.greater(tf.reshape(i, [1, t]), tf.reshape(i, [t, 1])); // key > query
-  return tf.reshape(tf.mul(maskOf(future), MASKED), [1, 1, t, t]);
+  // Written on the host: as a broadcast comparison of two ranges it took 4.6 ms of a 150-ms planner SFT step on WASM.
+  const values = new Float32Array(t * t);
+  for (let q = 0; q < t; q++) values.fill(MASKED, q * t + q + 1, (q + 1) * t); // key > query
+  return tf.tensor4d(values, [1, 1, t, t]);
 }
 
 export function conv3x3Specs(name: string, cin: number, cout: number): ParamSpecs {

@@ -25,6 +25,8 @@ import { addToEach, block, blockSpecs, causalMask, dense, embeddingSpecs, harmon
 import { matMul, transposedTimes } from './fastops';
 import { get, initParams, normal, ZEROS, type ParamMap, type Params, type ParamSpecs } from './params';
 import { softmax } from './rowOps';
+import { pickedLogProbs } from './pickedLogProbs';
+import { DECODE_ATTENTION } from './kernelNames';
 import { sampleIndex } from './grounder';
 import { repeatGroups } from './readLayers';
 import type { RowConstraint } from '../text/instructionConstraint';
@@ -212,14 +214,13 @@ export function plannerLogProbs(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tens
   const c = completion.shape[1];
   const h = plannerHidden(p, cfg, tf.concat([prompt, completion], 1) as tf.Tensor2D, pl);
   // Only the C positions that predict the completion go through the (large) output matMul.
-  return completionLogProbs(plannerLogits(p, cfg, tf.slice(h, [0, pl - 1, 0], [b, c, cfg.dim]), copy), completion, cfg, mask);
+  return completionLogProbs(plannerLogits(p, cfg, tf.slice(h, [0, pl - 1, 0], [b, c, cfg.dim]), copy), completion, mask);
 }
 
 /** log π of each completion token [B, C] from the logits [B, C, V] that predict it. */
-export function completionLogProbs(predicting: tf.Tensor3D, completion: tf.Tensor2D, cfg: PlannerConfig, mask?: tf.Tensor3D): tf.Tensor2D {
-  const oh = oneHotFloat(completion, cfg.vocabSize);
+export function completionLogProbs(predicting: tf.Tensor3D, completion: tf.Tensor2D, mask?: tf.Tensor3D): tf.Tensor2D {
   // Under a decoding constraint, the distribution renormalised over what it allowed (allowedMask).
-  return tf.sum(tf.mul(tf.logSoftmax(mask ? tf.add(predicting, mask) : predicting), oh), 2) as tf.Tensor2D;
+  return pickedLogProbs(predicting, completion, mask) as tf.Tensor2D;
 }
 
 /** A run of positions whose next token is predicted: positions start … start + length − 1. */
@@ -248,7 +249,7 @@ export function plannerSpanLogProbs(p: ParamMap, cfg: PlannerConfig, seq: tf.Ten
   return spans.map(({ start, length, copy }) => {
     const logits = plannerLogits(p, cfg, tf.slice(h, [0, start, 0], [b, length, cfg.dim]), copy);
     const target = tf.slice(seq, [0, start + 1], [b, length]) as tf.Tensor2D;
-    const logProbs = tf.sum(tf.mul(tf.logSoftmax(logits), oneHotFloat(target, cfg.vocabSize)), 2) as tf.Tensor2D;
+    const logProbs = pickedLogProbs(logits, target) as tf.Tensor2D;
     const mask = tf.mul(tf.slice(real, [0, start], [b, length]), tf.slice(real, [0, start + 1], [b, length])) as tf.Tensor2D;
     return { logProbs, mask };
   });
@@ -403,6 +404,8 @@ function extend(p: ParamMap, cfg: PlannerConfig, cache: KvCache, ids: tf.Tensor2
     const h = cfg.heads;
     const dh = cfg.dim / h;
     const pl = cache.promptMask.shape[3] as number;
+    // WASM: each layer's attention and cache growth in one kernel (decodeAttentionLoops.ts).
+    const byKernel = Boolean(tf.getKernel(DECODE_ATTENTION, tf.getBackend()));
     let x: tf.Tensor = tf.add(tokenEmbedding(p, ids), tf.slice(get(p, 'pos'), [cfg.promptLength + t, 0], [1, cfg.dim]));
     const genK: tf.Tensor3D[] = [];
     const genV: tf.Tensor3D[] = [];
@@ -415,11 +418,19 @@ function extend(p: ParamMap, cfg: PlannerConfig, cache: KvCache, ids: tf.Tensor2
         continue;
       }
       const a = layerNorm(p, `${name}.ln1`, x);
+      const oldK = cache.genK[i];
+      const oldV = cache.genV[i];
+      if (byKernel) {
+        const inputs = { q: dense(p, `${name}.attn.q`, a), kNew: dense(p, `${name}.attn.k`, a), vNew: dense(p, `${name}.attn.v`, a), promptK: cache.promptK[i], promptV: cache.promptV[i], promptMask: cache.promptMask };
+        const [att, k, v] = tf.engine().runKernel(DECODE_ATTENTION, oldK && oldV ? { ...inputs, genK: oldK, genV: oldV } : inputs, { heads: h }) as tf.Tensor3D[];
+        genK.push(k);
+        genV.push(v);
+        x = mlpUnit(p, name, tf.add(x, dense(p, `${name}.attn.o`, att)));
+        continue;
+      }
       const q = splitHeads(dense(p, `${name}.attn.q`, a), h);
       const kNew = splitHeads(dense(p, `${name}.attn.k`, a), h);
       const vNew = splitHeads(dense(p, `${name}.attn.v`, a), h);
-      const oldK = cache.genK[i];
-      const oldV = cache.genV[i];
       const k = oldK ? (tf.concat([oldK, kNew], 1) as tf.Tensor3D) : kNew;
       const v = oldV ? (tf.concat([oldV, vNew], 1) as tf.Tensor3D) : vNew;
       genK.push(k);

@@ -67,5 +67,5 @@ export function plannerGroupLogProbs(p: ParamMap, cfg: PlannerConfig, prompt: tf
   const first = repeatGroups(tf.slice(xp, [0, pl - 1, 0], [u, 1, cfg.dim]), u, repeat);
   const rest = tf.slice(xc, [0, 0, 0], [n, c - 1, cfg.dim]);
   const hidden = layerNorm(p, 'ln_f', tf.concat([first, rest], 1));
-  return completionLogProbs(plannerLogits(p, cfg, hidden, copy), completion, cfg, mask);
+  return completionLogProbs(plannerLogits(p, cfg, hidden, copy), completion, mask);
 }

@@ -7,7 +7,9 @@
  * - decoding adds the gate's bonus where training adds it: the log-probs of
  *   constrained samples at T = 0.9 equal, to 1e-5, what GRPO's two training
  *   passes recompute from the sampled tokens (allowedMask plus the copy
- *   marks), and differ from the log-probs without the marks;
+ *   marks), and differ from the log-probs without the marks; with the
+ *   tensor ops, then with the app's WASM kernels (decoding attention and
+ *   picked log-probs as one kernel each);
  * - SFT's gradient reaches the gate's weights.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +27,8 @@ import { allowedMask, copyTensor, initPlanner, plannerLogProbs, type PlannerConf
 import { plannerGroupLogProbs } from '../../src/models/plannerGroups';
 import { copyTargets, plannerTensors } from '../../src/models/plannerData';
 import { disposeParams } from '../../src/models/params';
+import { DECODE_ATTENTION, PICKED_LOG_PROB } from '../../src/models/kernelNames';
+import { registerWasmKernels } from '../../workers/wasmKernels';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -88,7 +92,13 @@ describe('a planner with a copy gate', () => {
   const cfg: PlannerConfig = { model: 'planner', vocabSize: tok.size, promptLength: 512, completionLength: C, dim: 16, heads: 2, layers: 1, goalMarks: true, copyGate: true };
   const states = trainingPlannerStates(new Random(4), 300).filter((s) => copyTargets(s.parts).length > 0);
 
-  it('samples with the bonus GRPO training recomputes, per row and per group', async () => {
+  it.each([
+    ['the tensor ops', false],
+    ['the WASM kernels', true],
+  ])('samples with the bonus GRPO training recomputes, per row and per group, with %s', async (_, kernels) => {
+    // Registered once for the rest of the file: the tensor-ops case runs first.
+    if (kernels) registerWasmKernels();
+    expect([DECODE_ATTENTION, PICKED_LOG_PROB].map((k) => Boolean(tf.getKernel(k, 'wasm')))).toEqual([kernels, kernels]);
     const params = initPlanner(new Random(5), cfg);
     // A gate that varies with the hidden state, and a large one, so that a missing or misplaced bonus shows.
     params['copy.w'].assign(tf.mul(tf.randomNormal([cfg.dim, 1], 0, 1, 'float32', 3), 2));

@@ -4,6 +4,8 @@
  * reference): the same tokens and the same log-probs to 1e-5, greedy and
  * sampled with the same seeded Random, on real prompts (left padding
  * included), including rows that finish early; and it leaks no tensor.
+ * Twice: with the tensor ops (WebGPU's path), then with the app's WASM
+ * kernels, where a layer's decoding attention is one kernel.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
@@ -15,6 +17,8 @@ import { plannerExampleBatch } from '../../src/models/plannerData';
 import { disposeParams, type ParamMap } from '../../src/models/params';
 import { plannerPreset } from '../../src/models/presets';
 import { SPECIAL } from '../../src/text/tokenizer';
+import { DECODE_ATTENTION } from '../../src/models/kernelNames';
+import { registerWasmKernels } from '../../workers/wasmKernels';
 import { defaultTokenizer } from '../../src/text/vocab';
 
 beforeAll(async () => {
@@ -73,7 +77,13 @@ describe('plannerDecode with a key/value cache', () => {
   // The tiny network with a shorter prompt and completion so the uncached reference stays quick.
   const cfg: PlannerConfig = { ...plannerPreset('tiny'), promptLength: 96, completionLength: 10 };
 
-  it('equals the uncached decoder, greedy and sampled, and leaks no tensor', async () => {
+  it.each([
+    ['the tensor ops', false],
+    ['the WASM kernels', true],
+  ])('equals the uncached decoder, greedy and sampled, and leaks no tensor, with %s', async (_, kernels) => {
+    // Registered once for the rest of the file: the tensor-ops case runs first.
+    if (kernels) registerWasmKernels();
+    expect(Boolean(tf.getKernel(DECODE_ATTENTION, 'wasm'))).toBe(kernels);
     const params = initPlanner(new Random(3), cfg);
     const batch = plannerExampleBatch(tok, cfg, 5, 4);
     const prompt = tf.tensor2d(batch.prompt, [5, cfg.promptLength], 'int32');
