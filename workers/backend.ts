@@ -6,6 +6,7 @@
 import * as tf from '../src/models/tf';
 import type { AdapterInfo, DeviceInfo, WebGpuProbe } from './api';
 import { registerRowKernels } from './rowKernels';
+import { shareSavedTensors } from './savedTensors';
 import { registerWasmKernels } from './wasmKernels';
 import wasmPlain from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import wasmSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
@@ -96,6 +97,7 @@ export async function useBackend(name: 'webgpu' | 'wasm', threads: number | null
     if (!(await tf.setBackend('webgpu'))) throw new Error('The tfjs WebGPU backend failed to start on this adapter.');
     await tf.ready();
     registerRowKernels();
+    shareSavedTensors();
     const device = (tf.backend() as unknown as { device?: GPUDevice }).device;
     device?.addEventListener('uncapturederror', (e) => {
       gpuFault ??= (e as GPUUncapturedErrorEvent).error.message.split('\n')[0] || 'unknown GPU error';
@@ -122,6 +124,7 @@ export async function useBackend(name: 'webgpu' | 'wasm', threads: number | null
   if (!(await tf.setBackend('wasm'))) throw new Error('The tfjs WASM backend failed to start in this browser.');
   await tf.ready();
   registerWasmKernels();
+  shareSavedTensors();
   const simd = Boolean(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'));
   const threaded = Boolean(await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT'));
   return { backend: 'wasm', wasm: { simd, threads: threaded ? wasm.getThreadsCount() : 1, threadsAsked: threads } };

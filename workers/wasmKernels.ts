@@ -35,6 +35,9 @@
  * (src/models/decodeAttentionLoops.ts), where the tensor path takes some
  * thirty small ops per layer and token.
  *
+ * FLAT_ADAM_STEP: the optimizer's update of every variable in one pass
+ * (src/models/adamLoops.ts), bit for bit the tensor path's values.
+ *
  * SPELLED_CELLS: the grounder's in-order spelling match (orderedMatch.ts)
  * as one pass over the WASM heap (orderedMatchRows.ts), where the tensor
  * path runs some 150 small ops per batch.
@@ -47,7 +50,8 @@ import { batchedProductKernel } from './wasmBatchMatMul';
 import { heapSliceKernel } from './wasmSlice';
 import { glyphWindowsShape, glyphWindowsTransposed } from '../src/models/glyphWindows';
 import { geluGradInto, geluInto, layerNormGradInto, layerNormInto } from '../src/models/rowLoops';
-import { COL2IM_3X3, DECODE_ATTENTION, GELU_TANH, GELU_TANH_GRAD, GLYPH_WINDOWS_T, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD, PICKED_LOG_PROB, PICKED_LOG_PROB_GRAD, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_STANDARDIZE } from '../src/models/kernelNames';
+import { COL2IM_3X3, DECODE_ATTENTION, FLAT_ADAM_STEP, GELU_TANH, GELU_TANH_GRAD, GLYPH_WINDOWS_T, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD, PICKED_LOG_PROB, PICKED_LOG_PROB_GRAD, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_STANDARDIZE } from '../src/models/kernelNames';
+import { adamStepInto, nextPower, type AdamConstants } from '../src/models/adamLoops';
 import { decodeAttentionInto } from '../src/models/decodeAttentionLoops';
 import { pickedLogProbGradInto, pickedLogProbInto } from '../src/models/pickedLoops';
 import { col2im3x3Into, im2col3x3Into, nearMaxGradInto, nearMaxInto } from '../src/models/windowLoops';
@@ -180,6 +184,26 @@ const decodeAttention: tf.KernelFunc = ({ inputs, backend, attrs }) => {
   return [att, genK, genV];
 };
 
+/** Inputs m, v, accBeta1, accBeta2, g0…g(n−1), x0…x(n−1); outputs m′, v′, accBeta1′, accBeta2′, x0′…x(n−1)′. */
+const flatAdamStep: tf.KernelFunc = ({ inputs, backend, attrs }) => {
+  const wasm = backend as unknown as BackendWasm;
+  const a = attrs as unknown as AdamConstants & { count: number };
+  const at = (name: string) => inputs[name] as tf.TensorInfo;
+  const order = Array.from({ length: a.count }, (_, i) => i);
+  const mOut = wasm.makeOutput(at('m').shape, 'float32');
+  const vOut = wasm.makeOutput(at('v').shape, 'float32');
+  const acc1 = wasm.makeOutput([], 'float32');
+  const acc2 = wasm.makeOutput([], 'float32');
+  const xs = order.map((i) => wasm.makeOutput(at(`x${i}`).shape, 'float32'));
+  // Views after every makeOutput: growing the heap detaches older ones.
+  const f32 = (t: tf.TensorInfo) => wasm.typedArrayFromHeap(t) as Float32Array;
+  const [pow1, pow2] = [f32(at('accBeta1'))[0], f32(at('accBeta2'))[0]];
+  adamStepInto(a, pow1, pow2, f32(at('m')), f32(at('v')), order.map((i) => f32(at(`g${i}`))), order.map((i) => f32(at(`x${i}`))), f32(mOut), f32(vOut), xs.map(f32));
+  f32(acc1)[0] = nextPower(pow1, a.beta1);
+  f32(acc2)[0] = nextPower(pow2, a.beta2);
+  return [mOut, vOut, acc1, acc2, ...xs];
+};
+
 /** A kernel whose output has its first input's shape, computed by `f` from the inputs' heap arrays (and the row length). */
 function rowwise(names: string[], f: (inputs: Float32Array[], cols: number, out: Float32Array) => void): tf.KernelFunc {
   return ({ inputs, backend }) => {
@@ -207,6 +231,7 @@ const OWN_KERNELS: [string, tf.KernelFunc][] = [
   [PICKED_LOG_PROB, pickedLogProb],
   [PICKED_LOG_PROB_GRAD, pickedLogProbGrad],
   [DECODE_ATTENTION, decodeAttention],
+  [FLAT_ADAM_STEP, flatAdamStep],
 ];
 
 /** The backend's own kernels that a replacement hands some calls back to (kept once, so registering twice wraps nothing twice). */

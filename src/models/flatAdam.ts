@@ -6,9 +6,11 @@
  * plus two per variable, where tf.train.adam runs about thirteen per
  * variable. On WebGPU every kernel is a dispatch with a fixed cost, and for
  * the small models here the optimizer's dispatches were more than half of a
- * training step's (npm run bench counts them).
+ * training step's (npm run bench counts them). On WASM the whole update is
+ * one kernel (adamLoops.ts), with the same values to the bit.
  */
 import * as tf from './tf';
+import { FLAT_ADAM_STEP } from './kernelNames';
 
 /** What a FlatAdam step reads besides the gradients, as plain values (resumable pretraining: src/models/optimizerState.ts). */
 export interface FlatAdamState {
@@ -66,6 +68,22 @@ export class FlatAdam extends tf.Optimizer {
     }
     const m = this.m;
     const v = this.v;
+    if (tf.getKernel(FLAT_ADAM_STEP, tf.getBackend())) {
+      tf.tidy(() => {
+        const inputs: tf.NamedTensorMap = { m, v, accBeta1: this.accBeta1, accBeta2: this.accBeta2 };
+        given.forEach(([, g], i) => (inputs[`g${i}`] = g));
+        vars.forEach((x, i) => (inputs[`x${i}`] = x));
+        const attrs = { count: vars.length, lr: this.learningRate, beta1: this.beta1, beta2: this.beta2, epsilon: this.epsilon };
+        const [newM, newV, acc1, acc2, ...xs] = tf.engine().runKernel(FLAT_ADAM_STEP, inputs, attrs) as tf.Tensor[];
+        m.assign(newM);
+        v.assign(newV);
+        this.accBeta1.assign(acc1);
+        this.accBeta2.assign(acc2);
+        vars.forEach((x, i) => x.assign(xs[i]));
+      });
+      this.incrementIterations();
+      return;
+    }
     tf.tidy(() => {
       const grad = tf.concat(given.map(([, g]) => tf.reshape(g, [-1])));
       const oneMinusAccBeta1 = tf.sub(1, this.accBeta1);

@@ -25,3 +25,5 @@ export const PICKED_LOG_PROB = 'CoevoPickedLogProb';
 export const PICKED_LOG_PROB_GRAD = 'CoevoPickedLogProbGrad';
 /** WASM only (src/models/decodeAttentionLoops.ts): one decoding step's attention over the cached keys and values, growing the cache. */
 export const DECODE_ATTENTION = 'CoevoDecodeAttention';
+/** WASM only (src/models/adamLoops.ts): FlatAdam's whole update in one kernel. */
+export const FLAT_ADAM_STEP = 'CoevoFlatAdamStep';

@@ -7,6 +7,8 @@ import { grounderPreset } from '../../src/models/presets';
 import { initGrounder } from '../../src/models/grounder';
 import { cloneParams, disposeParams, snapshot, type Params } from '../../src/models/params';
 import { profileStep } from '../../src/bench/measure';
+import { FLAT_ADAM_STEP } from '../../src/models/kernelNames';
+import { registerWasmKernels } from '../../workers/wasmKernels';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -69,5 +71,33 @@ describe('FlatAdam', () => {
     ref.dispose();
     flat.dispose();
     disposeParams(p);
+  });
+
+  // Last in the file: it registers the app's WASM kernels for the process.
+  it('as one WASM kernel, gives the tensor path’s weights, moments and powers to the bit', async () => {
+    const init = initGrounder(new Random(5), grounderPreset('tiny'));
+    const a = cloneParams(init, true);
+    const b = cloneParams(init, true);
+    const plain = new FlatAdam(0.01);
+    await train(a, plain, 4);
+    registerWasmKernels();
+    expect(tf.getKernel(FLAT_ADAM_STEP, 'wasm')).toBeDefined();
+    const fused = new FlatAdam(0.01);
+    await train(b, fused, 3);
+    // The fourth step profiled: one kernel, nothing left behind.
+    const grads = tf.tidy(() => tf.variableGrads(() => lossOf(b), Object.values(b)).grads);
+    const before = tf.memory().numTensors;
+    const prof = await profileStep(async () => fused.applyGradients(grads));
+    expect(prof.calls.map((k) => k.name)).toEqual([FLAT_ADAM_STEP]);
+    expect(tf.memory().numTensors).toBe(before);
+    tf.dispose(grads);
+    const [va, vb] = [await snapshot(a), await snapshot(b)];
+    for (const name of Object.keys(init)) expect(Array.from(vb[name]), name).toEqual(Array.from(va[name]));
+    const [sa, sb] = [await plain.saveState(), await fused.saveState()];
+    // The variables' names differ between the two copies; everything else must not.
+    expect({ ...sb, names: [] }).toEqual({ ...sa, names: [] });
+    expect(Array.from(sa?.m ?? []).some((x) => x !== 0)).toBe(true);
+    [plain, fused].forEach((o) => o.dispose());
+    [init, a, b].forEach(disposeParams);
   });
 });
