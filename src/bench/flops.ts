@@ -6,7 +6,7 @@
  * each, the usual convention): element-wise ops, softmax and layer norms are
  * memory-bound and would flatter a GFLOP/s figure.
  */
-import { PLAIN_PRODUCT } from '../models/kernelNames';
+import { DECODE_ATTENTION, PLAIN_PRODUCT } from '../models/kernelNames';
 import type { MatmulShape } from './types';
 
 /** The part of a tfjs profile's kernel record that the count reads. */
@@ -49,6 +49,20 @@ function convShape(k: KernelShapes): MatmulShape {
 }
 
 /**
+ * A decoding step's attention (WASM's one-kernel form, models/decodeAttentionLoops.ts):
+ * per row and head, scores q·kᵀ over all P + g + 1 keys and their weighted
+ * sum of as many values, two products of 2·(P + g + 1)·dh FLOPs, counted as
+ * one of twice the batch. Inputs q, kNew, vNew, promptK [B·h, P, dh], …;
+ * outputs att, then the grown keys [B·h, g + 1, dh].
+ */
+function decodeAttentionShape(k: KernelShapes): MatmulShape {
+  const promptK = k.inputShapes[3];
+  const grown = k.outputShapes[1];
+  if (!promptK || !grown || promptK.length !== 3 || grown.length !== 3) throw new Error(`${k.name} kernel with prompt keys [${promptK}] and grown keys [${grown}] is not a decoding step's attention.`);
+  return { batch: 2 * promptK[0], m: 1, k: promptK[2], n: promptK[1] + grown[1] };
+}
+
+/**
  * The product's shape from its operands and output (a convolution: the
  * product it equals, see convShape): the output is
  * [...batch, m, n]; k is what is left of the first operand's size once its
@@ -57,6 +71,7 @@ function convShape(k: KernelShapes): MatmulShape {
  */
 export function matmulShape(k: KernelShapes): MatmulShape | null {
   if (CONV_KERNELS.includes(k.name)) return convShape(k);
+  if (k.name === DECODE_ATTENTION) return decodeAttentionShape(k);
   if (!MATMUL_KERNELS.includes(k.name)) return null;
   const a = k.inputShapes[0];
   const out = k.outputShapes[0];

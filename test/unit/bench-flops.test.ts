@@ -6,6 +6,7 @@ import { median, profileStep } from '../../src/bench/measure';
 import { Random } from '../../src/learn/random';
 import { block, blockSpecs, dense, denseSpecs } from '../../src/models/layers';
 import { disposeParams, initParams } from '../../src/models/params';
+import { DECODE_ATTENTION } from '../../src/models/kernelNames';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -99,6 +100,20 @@ describe('convolution FLOPs (the grounder stem on WebGPU)', () => {
     // All three are the same work: 2 · positions · 9 · in · out.
     expect(countFlops([fwd, dx, dw]).flops).toBe(3 * 2 * 96 * 9 * 3 * 5);
     expect(() => matmulShape({ name: 'Conv2D', inputShapes: [[6, 8, 3], [3, 3, 3, 5]], outputShapes: [[6, 8, 5]] })).toThrow(/not a 2-D convolution/);
+  });
+});
+
+describe('decoding attention FLOPs (one WASM kernel per layer and token)', () => {
+  it('counts the scores and the weighted values over the prompt, the earlier tokens and the new one', () => {
+    // 4 rows × 2 heads, dh 24: prompt keys 100, 5 generated before, grown to 6.
+    const k = {
+      name: DECODE_ATTENTION,
+      inputShapes: [[4, 1, 48], [4, 1, 48], [4, 1, 48], [8, 100, 24], [8, 100, 24], [4, 1, 1, 100], [8, 5, 24], [8, 5, 24]],
+      outputShapes: [[4, 1, 48], [8, 6, 24], [8, 6, 24]],
+    };
+    // The tensor path's products: q·kᵀ and p·v, each [8, 1, 24] × [8, 24, 106] in FLOPs.
+    expect(countFlops([k]).flops).toBe(2 * shapeFlops({ batch: 8, m: 1, k: 24, n: 106 }));
+    expect(() => matmulShape({ ...k, outputShapes: [[4, 1, 48]] })).toThrow(/not a decoding step/);
   });
 });
 
