@@ -39,6 +39,7 @@ export function adamStepInto(c: AdamConstants, accBeta1: number, accBeta2: numbe
   grads.forEach((g, i) => {
     const x = vars[i];
     const y = out[i];
+    if (x.length !== g.length || y.length !== g.length) throw new Error(`adamStepInto: variable ${i} has ${x.length} values, its gradient ${g.length}`);
     for (let k = 0; k < g.length; k++, at++) {
       const gk = g[k];
       const mk = f(f(m[at] * b1) + f(gk * rest1));
