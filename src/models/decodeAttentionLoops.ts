@@ -58,6 +58,7 @@ export function decodeAttentionInto(x: DecodeAttentionInput, att: Float32Array, 
         const at = t < pl ? (row * pl + t) * dh : grown + (t - pl) * dh;
         let dot = 0;
         for (let e = 0; e < dh; e++) dot += x.q[q + e] * k[at + e];
+        // The score rounded to float32 as the tensor path's product returns it, then scaled and masked.
         w[t] = Math.fround(dot) * scale + (t < pl ? x.promptMask[b * pl + t] : 0);
         if (w[t] > max) max = w[t];
       }
