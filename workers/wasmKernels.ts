@@ -130,12 +130,18 @@ const nearMaxGrad: tf.KernelFunc = ({ inputs, backend, attrs }) => {
   return dx;
 };
 
+/** Reads a float32 tensor's values in place in the WASM heap (take views after the last makeOutput: growing the heap detaches them). */
+const floatViews =
+  (wasm: BackendWasm) =>
+  (t: tf.TensorInfo): Float32Array =>
+    wasm.typedArrayFromHeap(t) as Float32Array;
+
 const pickedLogProb: tf.KernelFunc = ({ inputs, backend }) => {
   const wasm = backend as unknown as BackendWasm;
   const { logits, pick, mask } = inputs as Record<'logits' | 'pick', tf.TensorInfo> & { mask?: tf.TensorInfo };
   const logp = wasm.makeOutput(pick.shape, 'float32');
   const probs = wasm.makeOutput(logits.shape, 'float32');
-  const f32 = (t: tf.TensorInfo) => wasm.typedArrayFromHeap(t) as Float32Array;
+  const f32 = floatViews(wasm);
   pickedLogProbInto(f32(logits), logits.shape[1], wasm.typedArrayFromHeap(pick) as Int32Array, mask ? f32(mask) : null, f32(logp), f32(probs));
   return [logp, probs];
 };
@@ -144,7 +150,7 @@ const pickedLogProbGrad: tf.KernelFunc = ({ inputs, backend }) => {
   const wasm = backend as unknown as BackendWasm;
   const { probs, pick, dy } = inputs as Record<'probs' | 'pick' | 'dy', tf.TensorInfo>;
   const out = wasm.makeOutput(probs.shape, 'float32');
-  const f32 = (t: tf.TensorInfo) => wasm.typedArrayFromHeap(t) as Float32Array;
+  const f32 = floatViews(wasm);
   pickedLogProbGradInto(f32(probs), probs.shape[1], wasm.typedArrayFromHeap(pick) as Int32Array, f32(dy), f32(out));
   return out;
 };
@@ -160,7 +166,7 @@ const decodeAttention: tf.KernelFunc = ({ inputs, backend, attrs }) => {
   const genK = wasm.makeOutput([rows * heads, generated + 1, headDim], 'float32');
   const genV = wasm.makeOutput([rows * heads, generated + 1, headDim], 'float32');
   // Views after every makeOutput: growing the heap detaches older ones.
-  const f32 = (x: tf.TensorInfo) => wasm.typedArrayFromHeap(x) as Float32Array;
+  const f32 = floatViews(wasm);
   decodeAttentionInto(
     {
       q: f32(t.q),
@@ -196,7 +202,7 @@ const flatAdamStep: tf.KernelFunc = ({ inputs, backend, attrs }) => {
   const acc2 = wasm.makeOutput([], 'float32');
   const xs = order.map((i) => wasm.makeOutput(at(`x${i}`).shape, 'float32'));
   // Views after every makeOutput: growing the heap detaches older ones.
-  const f32 = (t: tf.TensorInfo) => wasm.typedArrayFromHeap(t) as Float32Array;
+  const f32 = floatViews(wasm);
   const [pow1, pow2] = [f32(at('accBeta1'))[0], f32(at('accBeta2'))[0]];
   adamStepInto(a, pow1, pow2, f32(at('m')), f32(at('v')), order.map((i) => f32(at(`g${i}`))), order.map((i) => f32(at(`x${i}`))), f32(mOut), f32(vOut), xs.map(f32));
   f32(acc1)[0] = nextPower(pow1, a.beta1);
