@@ -53,7 +53,7 @@ export function checkPretrainOptions(o: PretrainOptions): void {
   if (resumed.some((m) => !o.models.includes(m as BaseModelName))) throw new Error(`resume may only hold checkpoints of the listed models (${o.models.join(', ')}); got ${resumed.join(', ')}.`);
   if (resumed.some((m) => measured.includes(m))) throw new Error('A model is either measured (which trains nothing) or resumed, not both.');
   const tuned = Object.keys(o.tune ?? {});
-  if (tuned.some((m) => m !== 'planner' || !o.models.includes(m))) throw new Error(`tune may only hold the base planner, and only when the job trains the planner; got ${tuned.join(', ')}.`);
+  if (tuned.some((m) => !o.models.includes(m as BaseModelName))) throw new Error(`tune may only hold weights of the listed models (${o.models.join(', ')}); got ${tuned.join(', ')}.`);
   if (tuned.some((m) => measured.includes(m))) throw new Error('A model is either measured (which trains nothing) or tuned, not both.');
   if (o.realShare !== undefined) {
     if (typeof o.realShare !== 'number' || !(o.realShare >= 0 && o.realShare <= 1)) throw new Error(`realShare must be a number with 0 ≤ realShare ≤ 1 (the share of the grounder's examples from real-DOM pages); got ${o.realShare}.`);
@@ -84,8 +84,8 @@ export function createPretrainHost(deps: PretrainDeps) {
       const t0 = now();
       status = { ...status, model, stage: 'starting', step: 0, steps: 0, loss: null, etaMs: null };
       const from = o.measure?.[model];
-      const startB64 = model === 'planner' ? o.tune?.planner : undefined;
-      const start = startB64 === undefined ? undefined : fromBase64(startB64, 'The base planner to tune');
+      const startB64 = o.tune?.[model];
+      const start = startB64 === undefined ? undefined : fromBase64(startB64, `The base ${model} to tune`);
       const resume = o.resume?.[model];
       const every = o.checkpointEvery?.[model] ?? 0;
       const trained = await deps.recipes[model]({

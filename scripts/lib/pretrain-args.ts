@@ -17,7 +17,7 @@ export interface PretrainArgs {
   scale: number;
   /** A folder of base models to measure as they are instead of training them, or null. */
   measure: string | null;
-  /** A folder whose base planner the run tunes (PLANNER_TUNE_RECIPES) instead of training one from the seed, or null. */
+  /** A folder whose base model (--only) the run tunes (PLANNER_TUNE_RECIPES, GROUNDER_TUNE) instead of training one from the seed, or null. */
   tune: string | null;
   /** A folder whose checkpoints (<preset>-<model>.resume.safetensors) the run continues from, or null. */
   resume: string | null;
@@ -45,9 +45,10 @@ usage: npm run pretrain -- [options]
   --measure DIR     train nothing: measure the base models already in DIR with the recipes'
                     held-out probes (after a change to how the app uses their weights) and write
                     them with the new figures to --out; the manifest keeps which run trained them
-  --tune DIR        with --only planner: start from the base planner in DIR instead of fresh weights,
-                    add the preset's copy gate if it has none, and run the tuning recipe (SFT only,
-                    its steps times --scale); resumable like any run
+  --tune DIR        with --only MODEL: start from that base model in DIR instead of fresh weights
+                    and run its tuning recipe (steps times --scale; resumable like any run). The
+                    planner: SFT only, adding the preset's copy gate if it has none. The grounder:
+                    600 steps on whole screens at a third of the rate, with --real-share if given
   --checkpoint-every N
                     every N training steps, keep a checkpoint to resume from in --out as
                     <preset>-<model>.resume.safetensors (weights, Adam state, steps done), replaced
@@ -84,7 +85,7 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   const resume = given.get('resume') ?? null;
   if (measure !== null && resume !== null) throw new UsageError('--measure trains nothing, so there is nothing to --resume; give one of them.');
   const tune = given.get('tune') ?? null;
-  if (tune !== null && only !== 'planner') throw new UsageError('--tune continues a base planner; give --only planner with it.');
+  if (tune !== null && only === undefined) throw new UsageError('--tune continues one base model; give --only planner or --only grounder with it.');
   if (tune !== null && measure !== null) throw new UsageError('--measure trains nothing, so there is nothing to --tune; give one of them.');
   const everyRaw = given.get('checkpoint-every');
   const shareRaw = given.get('real-share') ?? '0';

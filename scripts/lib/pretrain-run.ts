@@ -79,12 +79,13 @@ function weightsToMeasure(args: PretrainArgs): PretrainOptions['measure'] {
   return out;
 }
 
-/** The base planner `--tune DIR` starts from, base64 as it crosses page.evaluate. */
+/** The base model `--tune DIR` starts from (the one model --only names), base64 as it crosses page.evaluate. */
 function weightsToTune(args: PretrainArgs): PretrainOptions['tune'] {
   if (args.tune === null) return undefined;
-  const path = join(resolve(args.tune), baseFileName(args.preset, 'planner'));
-  if (!existsSync(path)) throw new RunFailure(2, `there is no base planner to tune at ${path}; pass the folder that holds ${baseFileName(args.preset, 'planner')}.`);
-  return { planner: readFileSync(path).toString('base64') };
+  const model = args.models[0];
+  const path = join(resolve(args.tune), baseFileName(args.preset, model));
+  if (!existsSync(path)) throw new RunFailure(2, `there is no base ${model} to tune at ${path}; pass the folder that holds ${baseFileName(args.preset, model)}.`);
+  return { [model]: readFileSync(path).toString('base64') };
 }
 
 /** Fetches the app's checkpoints whenever its count grows and keeps the newer ones in `dir`. */

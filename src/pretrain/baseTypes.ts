@@ -24,8 +24,8 @@ export interface PretrainOptions {
    * after a change to how the model uses them.
    */
   measure?: Partial<Record<BaseModelName, string>>;
-  /** Base64 base planner to tune (`npm run pretrain --tune`; PLANNER_TUNE_RECIPES) instead of training one from the seed. */
-  tune?: Partial<Record<'planner', string>>;
+  /** Base64 base model to tune (`npm run pretrain --tune`; PLANNER_TUNE_RECIPES, GROUNDER_TUNE) instead of training one from the seed. */
+  tune?: Partial<Record<BaseModelName, string>>;
   /** Training steps between two resumable checkpoints, per model (0 or absent: none). */
   checkpointEvery?: Partial<Record<BaseModelName, number>>;
   /** Base64 resume files (`npm run pretrain --resume`) to continue from, per model; the others start afresh. */
@@ -147,16 +147,20 @@ export function mergeManifests(earlier: BaseManifest | null, next: BaseManifest)
 }
 
 /**
- * The manifest after `--tune DIR`: the tuned planner's entry records the
- * entry of the planner it started from, from the manifest beside that one,
+ * The manifest after `--tune DIR`: each tuned model's entry records the
+ * entry of the model it started from, from the manifest beside that one,
  * when its byte count is the start's (otherwise the manifest describes other
  * weights, and only the start's bytes and checksum are kept).
  */
 export function tunedManifest(made: BaseManifest, beside: BaseManifest | null): BaseManifest {
-  const earlier = beside?.models.find((m) => m.model === 'planner');
-  if (!beside || !earlier) return made;
-  const entry = withProvenance(beside, earlier);
-  return { ...made, models: made.models.map((m) => (m.model === 'planner' && m.tunedFrom?.bytes === earlier.bytes ? { ...m, tunedFrom: { ...m.tunedFrom, entry } } : m)) };
+  if (!beside) return made;
+  return {
+    ...made,
+    models: made.models.map((m) => {
+      const earlier = beside.models.find((e) => e.model === m.model);
+      return earlier && m.tunedFrom?.bytes === earlier.bytes ? { ...m, tunedFrom: { ...m.tunedFrom, entry: withProvenance(beside, earlier) } } : m;
+    }),
+  };
 }
 
 /**

@@ -65,6 +65,8 @@ export interface GrounderPretrainOptions {
   screens?: number;
   /** Real-DOM training pages to mix in: `share` of every step's examples (0 ≤ share ≤ 1) come from `pages`. */
   real?: { share: number; pages: readonly RealPoolScreen[] };
+  /** 'tune' refines weights that can already read and ground (TUNE_PLAN); default 'pretrain', from fresh weights (PLAN). */
+  plan?: 'pretrain' | 'tune';
 }
 
 export interface GrounderPretrainProgress {
@@ -115,6 +117,12 @@ const PLAN: readonly StagePlan[] = [
   { stage: 'read', until: 0.15, lrScale: 1, easy: true, weights: { read: 1, parse: 1, ground: 0.3 }, styles: { text: 3, icon: 2, color: 2 } },
   { stage: 'easy', until: 0.45, lrScale: 1, easy: true, weights: { read: 0.5, parse: 0.5, ground: 1 }, styles: { text: 2, icon: 1.5, color: 1.5 } },
   { stage: 'full', until: 0.85, lrScale: 1, easy: false, weights: { read: 0.5, parse: 0.5, ground: 1 }, styles: {} },
+  { stage: 'anneal', until: 1, lrScale: 0.2, easy: false, weights: { read: 0.5, parse: 0.5, ground: 1 }, styles: {} },
+];
+
+/** A grounder that already reads skips the reading and easy stages: whole screens, then the same anneal. */
+const TUNE_PLAN: readonly StagePlan[] = [
+  { stage: 'full', until: 0.8, lrScale: 1, easy: false, weights: { read: 0.5, parse: 0.5, ground: 1 }, styles: {} },
   { stage: 'anneal', until: 1, lrScale: 0.2, easy: false, weights: { read: 0.5, parse: 0.5, ground: 1 }, styles: {} },
 ];
 
@@ -301,7 +309,8 @@ export async function pretrainGrounder(
   const easyPool = sorted.slice(0, Math.max(screensPerStep, Math.ceil(sorted.length / 2)));
   const draws = rng.fork('batches');
   const vars = Object.values(params).filter((v) => v.trainable);
-  const planOf = (step: number) => PLAN.find((p) => step < p.until * opts.steps) ?? PLAN[PLAN.length - 1];
+  const stages = opts.plan === 'tune' ? TUNE_PLAN : PLAN;
+  const planOf = (step: number) => stages.find((p) => step < p.until * opts.steps) ?? stages[stages.length - 1];
   const real = opts.real ?? { share: 0, pages: [] };
   if (!(real.share >= 0 && real.share <= 1)) throw new Error(`pretrainGrounder: real.share must be a number with 0 ≤ share ≤ 1; got ${real.share}`);
   if (real.share > 0 && real.pages.length === 0) throw new Error('pretrainGrounder: real.share > 0 needs real pages to draw from');

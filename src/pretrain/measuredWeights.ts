@@ -1,6 +1,6 @@
 /**
  * Weights made earlier, loaded to be measured by a recipe's held-out probe
- * rather than trained (`npm run pretrain -- --measure`).
+ * rather than trained (`npm run pretrain -- --measure`), or to be tuned (`--tune`).
  */
 import { configJson, importCheckpoint, type ModelConfig } from '../models/checkpoint';
 import { disposeParams, type Params } from '../models/params';
@@ -8,8 +8,8 @@ import type { BaseModelName, BasePreset } from './baseTypes';
 import { sameUpToCopyGate, type PlannerConfig } from '../models/planner';
 
 /** The checkpoint's variables; refused unless it has exactly the preset's shape, which the probe and the app assume. */
-export function measuredWeights(bytes: Uint8Array, cfg: ModelConfig, model: BaseModelName, preset: BasePreset): Params {
-  return loadedAs(bytes, (c) => configJson(c) === configJson(cfg), model, preset).params;
+export function measuredWeights(bytes: Uint8Array, cfg: ModelConfig, model: BaseModelName, preset: BasePreset, purpose: 'measure' | 'tune' = 'measure'): Params {
+  return loadedAs(bytes, (c) => configJson(c) === configJson(cfg), model, preset, purpose).params;
 }
 
 /**

@@ -4,6 +4,7 @@
  * The step counts are the ones the slow tests ran (test/slow/pretrain-*.test.ts;
  * the planner's are BASE_PLANNER_RECIPES); --scale multiplies them.
  */
+import { crc32 } from '../bytes/crc32';
 import { exportCheckpoint } from '../models/checkpoint';
 import { initGrounder } from '../models/grounder';
 import { countParams, disposeParams } from '../models/params';
@@ -26,6 +27,11 @@ import { realSuiteFigures } from './realFigures';
 
 /** tiny: the shipped base grounder (README "Base models": before the glyph reader, 1,500 steps reached 31% over all styles held out and 3,000 steps 42%; the glyph reader makes a step about twice as slow, so 2,400); demo: as many, so the wider model is compared with tiny at equal training. */
 export const GROUNDER_STEPS: Record<BasePreset, number> = { tiny: 2400, demo: 2400 };
+/**
+ * Tuning a base grounder (`npm run pretrain -- --only grounder --tune DIR`): whole screens from its weights at a
+ * third of the pretraining rate, so what it reads and grounds is refined (with --real-share, on real pages too), not retrained.
+ */
+export const GROUNDER_TUNE: Record<BasePreset, { steps: number; lr: number }> = { tiny: { steps: 600, lr: 1e-3 }, demo: { steps: 600, lr: 1e-3 } };
 /** Held-out seeds: the suites' test split, never drawn for training. */
 const PROBE_SEED = 9001;
 /** Up to 100 instructions per style (on 160 screens every style has that many): at 40, the same grounder's text figure differed by 17 points between two held-out sets. */
@@ -34,13 +40,16 @@ const PROBE_PER_STYLE = 100;
 
 const scaled = (n: number, scale: number) => Math.max(1, Math.round(n * scale));
 
-export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend, paint, from, checkpoints, resume, realShare = 0, realPages, realSuite, onProgress }) => {
+export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend, paint, from, start, checkpoints, resume, realShare = 0, realPages, realSuite, onProgress }) => {
   const tok = defaultTokenizer();
   const cfg = grounderPreset(preset, tok.size);
-  const steps = from ? 0 : scaled(GROUNDER_STEPS[preset], scale);
+  const tune = start ? GROUNDER_TUNE[preset] : null;
+  const steps = from ? 0 : scaled(tune ? tune.steps : GROUNDER_STEPS[preset], scale);
   const mixed = !from && realShare > 0;
-  // The real-page fields join the key only when pages are mixed in, so checkpoints of world-only runs made before them still resume.
-  const recipe = JSON.stringify({ steps, config: cfg, ...(mixed ? { realShare, realPages: REAL_POOL_PAGES } : {}) });
+  // The real-page fields join the key only when pages are mixed in, so checkpoints of world-only runs made before them still resume;
+  // a tuning run's name the grounder it started from, so another start cannot continue them.
+  const tuned = start ? { tune: { ...tune, start: { bytes: start.length, crc32: crc32(start) } } } : {};
+  const recipe = JSON.stringify({ steps, config: cfg, ...(mixed ? { realShare, realPages: REAL_POOL_PAGES } : {}), ...tuned });
   const key: ResumeKey = { format: RESUME_FORMAT, preset, model: 'grounder', seed, scale, backend, recipe };
   // Checked before anything is built, so a wrong checkpoint fails at once.
   const resumed = resumedState<GrounderLoopRecord>(resume, key);
@@ -50,11 +59,11 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend,
     onProgress({ stage: 'drawing real pages', step: 0, steps: REAL_POOL_PAGES, loss: null });
     pages = await realPool(seed, REAL_POOL_PAGES, realPages);
   }
-  const params = from ? measuredWeights(from, cfg, 'grounder', preset) : initGrounder(new Random(seed).fork('base grounder'), cfg);
+  const params = from ? measuredWeights(from, cfg, 'grounder', preset) : start ? measuredWeights(start, cfg, 'grounder', preset, 'tune') : initGrounder(new Random(seed).fork('base grounder'), cfg);
   try {
     let data: TrainedBase['data'];
     if (!from) {
-      const report = await pretrainGrounder(params, cfg, tok, { seed, steps, paint, ...(mixed ? { real: { share: realShare, pages } } : {}) }, (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }), {
+      const report = await pretrainGrounder(params, cfg, tok, { seed, steps, paint, ...(mixed ? { real: { share: realShare, pages } } : {}), ...(tune ? { plan: 'tune' as const, lr: tune.lr } : {}) }, (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }), {
         resume: resumed,
         checkpoints: recipeCheckpoints<GrounderLoopRecord>(key, checkpoints, (s) => ({ stage: s.record.totals[s.record.totals.length - 1]?.stage ?? 'read', step: s.step, steps })),
       });

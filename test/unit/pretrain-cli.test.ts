@@ -28,6 +28,8 @@ describe('npm run pretrain arguments', () => {
     if (!r.help) expect(r.args).toMatchObject({ models: ['planner'], resume: '/tmp/run', out: '/tmp/run', checkpointEvery: 10 });
     const t = parsePretrainArgs(['--only', 'planner', '--tune', 'public/base', '--out', '/tmp/tuned']);
     if (!t.help) expect(t.args).toMatchObject({ models: ['planner'], tune: 'public/base', out: '/tmp/tuned' });
+    const g = parsePretrainArgs(['--only', 'grounder', '--tune', 'public/base', '--real-share', '0.5', '--out', '/tmp/tuned']);
+    if (!g.help) expect(g.args).toMatchObject({ models: ['grounder'], tune: 'public/base', realShare: 0.5 });
     const o = parsePretrainArgs(['--resume', '/tmp/run', '--out', '/tmp/other', '--checkpoint-every=0']);
     if (!o.help) expect(o.args).toMatchObject({ resume: '/tmp/run', out: '/tmp/other', checkpointEvery: 0 });
   });
@@ -43,7 +45,7 @@ describe('npm run pretrain arguments', () => {
     [['--measure'], /needs a value/],
     [['--checkpoint-every', '-5'], /--checkpoint-every must be an integer ≥ 0/],
     [['--resume', 'a', '--measure', 'b'], /nothing to --resume/],
-    [['--tune', 'public/base'], /give --only planner/],
+    [['--tune', 'public/base'], /give --only planner or --only grounder/],
     [['--only', 'planner', '--tune', 'a', '--measure', 'b'], /nothing to --tune/],
   ])('refuses %j', (argv, message) => {
     expect(() => parsePretrainArgs(argv)).toThrow(message);
@@ -120,6 +122,10 @@ describe('merging manifests', () => {
     const other = { ...tuned, models: [{ ...entry('planner', 600), tunedFrom: { bytes: 3, crc32: 7 } }] };
     expect(tunedManifest(other, planner)).toEqual(other);
     expect(tunedManifest(tuned, null)).toEqual(tuned);
+    // A tuned grounder names the grounder beside it, not the planner.
+    const beside: BaseManifest = { ...planner, models: [entry('planner', 400), entry('grounder', 3000)] };
+    const grounder: BaseManifest = { ...planner, createdAt: 'now', models: [{ ...entry('grounder', 600), tunedFrom: { bytes: entry('grounder', 3000).bytes, crc32: 9 } }] };
+    expect(tunedManifest(grounder, beside).models[0].tunedFrom?.entry).toMatchObject({ model: 'grounder', steps: 3000 });
   });
 });
 

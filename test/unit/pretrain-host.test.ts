@@ -107,22 +107,26 @@ describe('pretrain host', () => {
     expect(given).toEqual([[7, 8, 9], undefined]);
   });
 
-  it('hands a planner to tune to the planner recipe, records it in the manifest, and refuses it for the grounder', async () => {
-    const given: (number[] | undefined)[] = [];
-    const tuning: BaseRecipe = async (o) => {
-      given.push(o.start && Array.from(o.start));
-      return recipe('planner', 1)(o);
+  it('hands a model to tune to its own recipe only, records it in the manifest, and refuses one the job does not train', async () => {
+    const given: [string, number[] | undefined][] = [];
+    const tuning = (model: 'grounder' | 'planner'): BaseRecipe => async (o) => {
+      given.push([model, o.start && Array.from(o.start)]);
+      return recipe(model, 1)(o);
     };
-    const host = createPretrainHost({ paint: async () => () => new Float32Array(0), backend: () => 'wasm', recipes: { grounder: recipe('grounder', 1), planner: tuning } });
+    const host = createPretrainHost({ paint: async () => () => new Float32Array(0), backend: () => 'wasm', recipes: { grounder: tuning('grounder'), planner: tuning('planner') } });
     const start = new Uint8Array([7, 8, 9]);
     const weights = btoa(String.fromCharCode(...start));
-    await expect(host.start({ preset: 'tiny', seed: 1, models: ['grounder'], scale: 1, tune: { planner: weights } })).rejects.toThrow(/tune may only hold the base planner/);
+    await expect(host.start({ preset: 'tiny', seed: 1, models: ['grounder'], scale: 1, tune: { planner: weights } })).rejects.toThrow(/tune may only hold weights of the listed models/);
     await expect(host.start({ preset: 'tiny', seed: 1, models: ['planner'], scale: 1, tune: { planner: weights }, measure: { planner: weights } })).rejects.toThrow(/measured .* or tuned/);
     await host.start({ preset: 'tiny', seed: 1, models: ['planner'], scale: 1, tune: { planner: weights } });
     for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
     expect(host.status().state).toBe('done');
-    expect(given).toEqual([[7, 8, 9]]);
+    expect(given).toEqual([['planner', [7, 8, 9]]]);
     expect(host.result()?.manifest.models[0].tunedFrom).toEqual({ bytes: 3, crc32: crc32(start) });
+    await host.start({ preset: 'tiny', seed: 1, models: ['grounder', 'planner'], scale: 1, tune: { grounder: weights } });
+    for (let i = 0; i < 10 && host.status().state === 'running'; i++) await settle();
+    expect(given.slice(1)).toEqual([['grounder', [7, 8, 9]], ['planner', undefined]]);
+    expect(host.result()?.manifest.models.map((m) => m.tunedFrom)).toEqual([{ bytes: 3, crc32: crc32(start) }, undefined]);
   });
 
   it('reports a failing recipe with its message', async () => {
