@@ -7,6 +7,7 @@ import * as tf from '../src/models/tf';
 import type { AdapterInfo, DeviceInfo, WebGpuProbe } from './api';
 import { registerRowKernels } from './rowKernels';
 import { shareSavedTensors } from './savedTensors';
+import { useLeanGradients } from './leanGradients';
 import { registerWasmKernels } from './wasmKernels';
 import wasmPlain from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import wasmSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
@@ -98,6 +99,7 @@ export async function useBackend(name: 'webgpu' | 'wasm', threads: number | null
     await tf.ready();
     registerRowKernels();
     shareSavedTensors();
+    useLeanGradients();
     const device = (tf.backend() as unknown as { device?: GPUDevice }).device;
     device?.addEventListener('uncapturederror', (e) => {
       gpuFault ??= (e as GPUUncapturedErrorEvent).error.message.split('\n')[0] || 'unknown GPU error';
@@ -125,6 +127,7 @@ export async function useBackend(name: 'webgpu' | 'wasm', threads: number | null
   await tf.ready();
   registerWasmKernels();
   shareSavedTensors();
+  useLeanGradients();
   const simd = Boolean(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'));
   const threaded = Boolean(await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT'));
   return { backend: 'wasm', wasm: { simd, threads: threaded ? wasm.getThreadsCount() : 1, threadsAsked: threads } };

@@ -11,30 +11,14 @@
  * wraps it in a new tensor directly: the same saved values, no kernel, no
  * tape node. tensor.clone() and tf.clone() still run Identity.
  */
-import * as tf from '../src/models/tf';
+import type { Tensor } from '../src/models/tf';
+import { engineInternals, sharedReference, type EngineInternals } from './tensorRefs';
 
-interface KernelBackendRefs {
-  incRef(dataId: tf.DataId): void;
-}
-
-interface EngineInternals {
-  clone(x: tf.Tensor): tf.Tensor;
-  makeTensorFromTensorInfo(info: { dataId: tf.DataId; shape: number[]; dtype: tf.DataType }, backend: KernelBackendRefs): tf.Tensor;
-  state: { tensorInfo: { get(dataId: tf.DataId): { backend: KernelBackendRefs } | undefined } };
-}
-
-function sharedClone(this: EngineInternals, x: tf.Tensor): tf.Tensor {
-  const info = this.state.tensorInfo.get(x.dataId);
-  if (!info) throw new Error('shareSavedTensors: a tensor to save for the gradient was already disposed');
-  info.backend.incRef(x.dataId);
-  return this.makeTensorFromTensorInfo({ dataId: x.dataId, shape: x.shape, dtype: x.dtype }, info.backend);
+function sharedClone(this: EngineInternals, x: Tensor): Tensor {
+  return sharedReference(this, x);
 }
 
 /** Makes the engine keep saved tensors by reference (idempotent). */
 export function shareSavedTensors(): void {
-  const engine = tf.engine() as unknown as EngineInternals;
-  if (typeof engine.clone !== 'function' || typeof engine.makeTensorFromTensorInfo !== 'function' || !engine.state?.tensorInfo) {
-    throw new Error('shareSavedTensors: this tfjs engine does not have the internals it replaces (written for tfjs-core 4.22)');
-  }
-  engine.clone = sharedClone;
+  engineInternals('shareSavedTensors').clone = sharedClone;
 }
