@@ -15,22 +15,23 @@
 import * as tf from '../src/models/tf';
 
 /** The parts of the WASM module and backend this kernel uses (not in the package's typings). */
-interface WasmModule {
+export interface WasmModule {
   cwrap(name: string, ret: null, args: string[]): (...args: unknown[]) => void;
   tfjs: { registerTensor(id: number, size: number, offset: number): void; disposeData(id: number): void };
 }
-interface BackendInternals {
+export interface BackendInternals {
   wasm: WasmModule;
   dataIdNextNumber: number;
   dataIdMap: { get(dataId: tf.DataId): { id: number; memoryOffset: number } };
   makeOutput(shape: number[], dtype: 'float32'): tf.TensorInfo;
 }
 
-type Product = (aId: number, aShape: Uint8Array, aRank: number, bId: number, bShape: Uint8Array, bRank: number, ta: boolean, tb: boolean, outId: number) => void;
+export type Product = (aId: number, aShape: Uint8Array, aRank: number, bId: number, bShape: Uint8Array, bRank: number, ta: boolean, tb: boolean, outId: number) => void;
 
 const products = new WeakMap<WasmModule, Product>();
 
-function productOf(wasm: WasmModule): Product {
+/** The backend's BatchMatMul entry point: XNNPACK for a batch of 1 without transposes. */
+export function productOf(wasm: WasmModule): Product {
   let f = products.get(wasm);
   if (!f) {
     f = wasm.cwrap('BatchMatMul', null, ['number', 'array', 'number', 'number', 'array', 'number', 'number', 'number', 'number']) as Product;
@@ -43,7 +44,7 @@ function productOf(wasm: WasmModule): Product {
 const MIN_ROWS = 8;
 const MIN_ENTRY_WORK = 32_768;
 
-const shapeBytes = (shape: number[]) => new Uint8Array(new Int32Array(shape).buffer);
+export const shapeBytes = (shape: number[]) => new Uint8Array(new Int32Array(shape).buffer);
 
 /** True when the backend's own kernel would run this product on XNNPACK already, or it is not one this kernel takes. */
 function backendTakesIt(a: tf.TensorInfo, b: tf.TensorInfo, ta: boolean, tb: boolean): boolean {

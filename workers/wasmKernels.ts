@@ -38,6 +38,9 @@
  * FLAT_ADAM_STEP: the optimizer's update of every variable in one pass
  * (src/models/adamLoops.ts), bit for bit the tensor path's values.
  *
+ * AFFINE and AFFINE_GRAD: a dense layer as one kernel each way
+ * (wasmAffine.ts), where the tensor path takes four and seven.
+ *
  * SPELLED_CELLS: the grounder's in-order spelling match (orderedMatch.ts)
  * as one pass over the WASM heap (orderedMatchRows.ts), where the tensor
  * path runs some 150 small ops per batch.
@@ -47,10 +50,11 @@ import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { GRID_CELLS } from '../src/models/canvas';
 import { SPELLED_CELLS, spelledCellsRows } from '../src/models/orderedMatchRows';
 import { batchedProductKernel } from './wasmBatchMatMul';
+import { affineGradKernel, affineKernel } from './wasmAffine';
 import { heapSliceKernel } from './wasmSlice';
 import { glyphWindowsShape, glyphWindowsTransposed } from '../src/models/glyphWindows';
 import { geluGradInto, geluInto, layerNormGradInto, layerNormInto } from '../src/models/rowLoops';
-import { COL2IM_3X3, DECODE_ATTENTION, FLAT_ADAM_STEP, GELU_TANH, GELU_TANH_GRAD, GLYPH_WINDOWS_T, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD, PICKED_LOG_PROB, PICKED_LOG_PROB_GRAD, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_STANDARDIZE } from '../src/models/kernelNames';
+import { AFFINE, AFFINE_GRAD, COL2IM_3X3, DECODE_ATTENTION, FLAT_ADAM_STEP, GELU_TANH, GELU_TANH_GRAD, GLYPH_WINDOWS_T, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD, PICKED_LOG_PROB, PICKED_LOG_PROB_GRAD, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_STANDARDIZE } from '../src/models/kernelNames';
 import { adamStepInto, nextPower, type AdamConstants } from '../src/models/adamLoops';
 import { decodeAttentionInto } from '../src/models/decodeAttentionLoops';
 import { pickedLogProbGradInto, pickedLogProbInto } from '../src/models/pickedLoops';
@@ -238,6 +242,8 @@ const OWN_KERNELS: [string, tf.KernelFunc][] = [
   [PICKED_LOG_PROB_GRAD, pickedLogProbGrad],
   [DECODE_ATTENTION, decodeAttention],
   [FLAT_ADAM_STEP, flatAdamStep],
+  [AFFINE, affineKernel],
+  [AFFINE_GRAD, affineGradKernel],
 ];
 
 /** The backend's own kernels that a replacement hands some calls back to (kept once, so registering twice wraps nothing twice). */

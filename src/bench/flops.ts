@@ -6,7 +6,7 @@
  * each, the usual convention): element-wise ops, softmax and layer norms are
  * memory-bound and would flatter a GFLOP/s figure.
  */
-import { DECODE_ATTENTION, PLAIN_PRODUCT } from '../models/kernelNames';
+import { AFFINE, AFFINE_GRAD, DECODE_ATTENTION, PLAIN_PRODUCT } from '../models/kernelNames';
 import type { MatmulShape } from './types';
 
 /** The part of a tfjs profile's kernel record that the count reads. */
@@ -63,6 +63,23 @@ function decodeAttentionShape(k: KernelShapes): MatmulShape {
 }
 
 /**
+ * A dense layer's one-kernel forms (WASM, workers/wasmAffine.ts): AFFINE
+ * (x [..., K], w [K, N], b) is the product x·w; AFFINE_GRAD (dy, x, w) is
+ * dw = xᵀ·dy and, when it also outputs dx (three outputs), dx = dy·wᵀ, a
+ * product of as many FLOPs, counted as one of twice the batch.
+ */
+function affineShape(k: KernelShapes): MatmulShape {
+  const [first, second, w] = k.inputShapes;
+  const x = k.name === AFFINE ? first : second;
+  const weights = k.name === AFFINE ? second : w;
+  if (!x || !weights || weights.length !== 2) throw new Error(`${k.name} kernel with x [${x}] and w [${weights}] is not a dense layer.`);
+  const [kk, n] = weights;
+  const m = prod(x) / kk;
+  if (k.name === AFFINE) return { batch: 1, m, k: kk, n };
+  return { batch: k.outputShapes.length === 3 ? 2 : 1, m: kk, k: m, n };
+}
+
+/**
  * The product's shape from its operands and output (a convolution: the
  * product it equals, see convShape): the output is
  * [...batch, m, n]; k is what is left of the first operand's size once its
@@ -72,6 +89,7 @@ function decodeAttentionShape(k: KernelShapes): MatmulShape {
 export function matmulShape(k: KernelShapes): MatmulShape | null {
   if (CONV_KERNELS.includes(k.name)) return convShape(k);
   if (k.name === DECODE_ATTENTION) return decodeAttentionShape(k);
+  if (k.name === AFFINE || k.name === AFFINE_GRAD) return affineShape(k);
   if (!MATMUL_KERNELS.includes(k.name)) return null;
   const a = k.inputShapes[0];
   const out = k.outputShapes[0];

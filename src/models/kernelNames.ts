@@ -27,3 +27,6 @@ export const PICKED_LOG_PROB_GRAD = 'CoevoPickedLogProbGrad';
 export const DECODE_ATTENTION = 'CoevoDecodeAttention';
 /** WASM only (src/models/adamLoops.ts): FlatAdam's whole update in one kernel. */
 export const FLAT_ADAM_STEP = 'CoevoFlatAdamStep';
+/** WASM only (workers/wasmAffine.ts): a dense layer x · w + b over the last axis, and its gradients. */
+export const AFFINE = 'CoevoAffine';
+export const AFFINE_GRAD = 'CoevoAffineGrad';

@@ -11,6 +11,7 @@
 import * as tf from './tf';
 import { maskOf, oneHotFloat } from './dtype';
 import { im2col3x3, matMul, matMulData } from './fastops';
+import { affineKernelOp, hasAffineKernel } from './affineOp';
 import { get, normal, ONES, ZEROS, type ParamMap, type ParamSpecs } from './params';
 import { GELU_TANH, GELU_TANH_GRAD, ROW_LAYER_NORM } from './kernelNames';
 import { addBiasRows, affineRows, columnSums, flaggedProduct, hasRowKernels, im2colKernel, LAYER_NORM_EPS, layerNormRows, softmax } from './rowOps';
@@ -25,6 +26,7 @@ export function denseSpecs(name: string, fanIn: number, fanOut: number, std = 1 
 /** x [..., in] → [..., out]; trainsInput false skips the input's gradient (pixels). */
 function affine(p: ParamMap, name: string, x: tf.Tensor, trainsInput: boolean): tf.Tensor {
   const [w, b] = [get(p, `${name}.w`), get(p, `${name}.b`)];
+  if (hasAffineKernel()) return affineKernelOp(x, w, b, trainsInput);
   const lead = x.shape.slice(0, -1);
   const x2 = tf.reshape(x, [-1, x.shape[x.shape.length - 1]]) as tf.Tensor2D;
   const y = hasRowKernels() ? affineRows(x2, w, b, trainsInput) : tf.add((trainsInput ? matMul : matMulData)(x2, w), b);

@@ -6,7 +6,7 @@ import { median, profileStep } from '../../src/bench/measure';
 import { Random } from '../../src/learn/random';
 import { block, blockSpecs, dense, denseSpecs } from '../../src/models/layers';
 import { disposeParams, initParams } from '../../src/models/params';
-import { DECODE_ATTENTION } from '../../src/models/kernelNames';
+import { AFFINE, AFFINE_GRAD, DECODE_ATTENTION } from '../../src/models/kernelNames';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -114,6 +114,21 @@ describe('decoding attention FLOPs (one WASM kernel per layer and token)', () =>
     // The tensor path's products: q·kᵀ and p·v, each [8, 1, 24] × [8, 24, 106] in FLOPs.
     expect(countFlops([k]).flops).toBe(2 * shapeFlops({ batch: 8, m: 1, k: 24, n: 106 }));
     expect(() => matmulShape({ ...k, outputShapes: [[4, 1, 48]] })).toThrow(/not a decoding step/);
+  });
+});
+
+describe('dense layer FLOPs (one WASM kernel each way)', () => {
+  it('counts the forward product, and one or two products in the gradient', () => {
+    // x [2, 30, 16] · w [16, 8] + b.
+    const fwd = { name: AFFINE, inputShapes: [[2, 30, 16], [16, 8], [8]], outputShapes: [[2, 30, 8]] };
+    const both = { name: AFFINE_GRAD, inputShapes: [[2, 30, 8], [2, 30, 16], [16, 8]], outputShapes: [[2, 30, 16], [16, 8], [8]] };
+    const dwOnly = { ...both, outputShapes: [[16, 8], [8]] };
+    const one = 2 * 60 * 16 * 8;
+    expect(countFlops([fwd]).flops).toBe(one);
+    expect(countFlops([both]).flops).toBe(2 * one);
+    expect(countFlops([dwOnly]).flops).toBe(one);
+    expect(countFlops([fwd, both, dwOnly]).matmuls).toBe(3);
+    expect(() => matmulShape({ ...fwd, inputShapes: [[2, 30, 16], [16]] })).toThrow(/not a dense layer/);
   });
 });
 
