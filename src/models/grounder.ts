@@ -72,6 +72,7 @@ import { get, initParams, normal, type ParamMap, type Params, type ParamSpecs } 
 import { glyphLetterLogits, glyphReaderSpecs, readGlyphs } from './glyphReader';
 import { spelledCells, type SpelledTensors } from './orderedMatch';
 import { middleSums, softmax } from './rowOps';
+import { hasWeightedSumKernel, weightedSumKernelOp } from './weightedSumOp';
 
 export interface GrounderConfig {
   model: 'grounder';
@@ -341,8 +342,9 @@ function cellCoordinates(valid: tf.Tensor2D): { x: tf.Tensor; y: tf.Tensor } {
 /** |x|, smooth at 0 (its gradient never needs a sign op). */
 const smoothAbs = (v: tf.Tensor) => tf.sqrt(tf.add(tf.mul(v, v), 1e-4));
 
-/** Σ_f w[:, f]·maps[f]: w [B, F], maps F × [B, N] (adds, not tf.stack, which is slow on WASM). */
+/** Σ_f w[:, f]·maps[f]: w [B, F], maps F × [B, N] (adds, not tf.stack, which is slow on WASM; one kernel each way there). */
 function weightedSum(w: tf.Tensor, maps: tf.Tensor[]): tf.Tensor {
+  if (hasWeightedSumKernel()) return weightedSumKernelOp(w, maps);
   const b = w.shape[0];
   return maps.map((m, f) => tf.mul(tf.slice(w, [0, f], [b, 1]), m)).reduce((acc, t) => tf.add(acc, t));
 }
