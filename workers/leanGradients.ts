@@ -1,8 +1,9 @@
 /**
- * tfjs's gradients of the element-wise ops, without the kernels that do
- * nothing. Its gradient of a + b ends in reshape(dy, a.shape) even when
- * nothing was broadcast, and those of a · b, a / b, √x, log x and x² cast
- * float32 operands to float32: in a tiny grounder SFT step that is 243
+ * tfjs's gradients of the element-wise ops and reductions, without the
+ * kernels that do nothing. Its gradient of a + b ends in reshape(dy,
+ * a.shape) even when nothing was broadcast, those of a · b, a / b, √x,
+ * log x and x² cast float32 operands to float32, and those of sum and mean
+ * reshape a dy that kept its dims: in a tiny grounder SFT step that was 276
  * reshapes and 172 casts of 2,627 kernels (npm run bench). Each is one
  * dispatch that copies nothing. These configs compute the same products,
  * sums and quotients in the same order, so the gradients are bit for bit
@@ -29,6 +30,13 @@ function reduced(res: tf.Tensor, shape: number[], outShape: number[]): tf.Tensor
   if (axes.length === 0) return res;
   const summed = tf.sum(res, axes);
   return sameShape(summed.shape, shape) ? summed : tf.reshape(summed, shape);
+}
+
+/** A reduction's dy with the reduced axes put back as 1s (as keepDims gives it, then with no reshape). */
+function expanded(dy: tf.Tensor, x: tf.Tensor, attrs: tf.NamedAttrMap): tf.Tensor {
+  const shape = x.shape.slice();
+  for (const a of tf.util.parseAxisParam((attrs as { axis: number | number[] }).axis, x.shape)) shape[a] = 1;
+  return sameShape(dy.shape, shape) ? dy : tf.reshape(dy, shape);
 }
 
 const asFloat = (x: tf.Tensor) => (x.dtype === 'float32' ? x : tf.cast(x, 'float32'));
@@ -78,6 +86,20 @@ function configs(engine: EngineInternals): tf.GradConfig[] {
     { kernelName: tf.Sqrt, inputsToSave: ['x'], gradFunc: (dy, [x]) => ({ x: () => tf.div(dy as tf.Tensor, tf.mul(tf.sqrt(asFloat(x)), 2)) }) },
     { kernelName: tf.Log, inputsToSave: ['x'], gradFunc: (dy, [x]) => ({ x: () => tf.div(dy as tf.Tensor, asFloat(x)) }) },
     { kernelName: tf.Square, inputsToSave: ['x'], gradFunc: (dy, [x]) => ({ x: () => tf.mul(dy as tf.Tensor, tf.mul(asFloat(x), 2)) }) },
+    {
+      kernelName: tf.Sum,
+      inputsToSave: ['x'],
+      gradFunc: (dy, [x], attrs) => ({ x: () => tf.mul(expanded(dy as tf.Tensor, x, attrs), tf.ones(x.shape, 'float32')) }),
+    },
+    {
+      kernelName: tf.Mean,
+      inputsToSave: ['x'],
+      gradFunc: (dy, [x], attrs) => {
+        const axes = tf.util.parseAxisParam((attrs as { axis: number | number[] }).axis, x.shape);
+        const size = axes.reduce((n, a) => n * x.shape[a], 1);
+        return { x: () => tf.div(tf.mul(expanded(dy as tf.Tensor, x, attrs), tf.ones(x.shape, 'float32')), size) };
+      },
+    },
     {
       kernelName: tf.Reshape,
       inputsToSave: ['x'],

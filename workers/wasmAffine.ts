@@ -12,12 +12,12 @@
 import * as tf from '../src/models/tf';
 import { productOf, shapeBytes, type BackendInternals } from './wasmBatchMatMul';
 
-interface Heap {
+export interface Heap {
   makeOutput(shape: number[], dtype: 'float32'): tf.TensorInfo;
   typedArrayFromHeap(t: tf.TensorInfo): Float32Array;
   disposeData(dataId: tf.DataId): void;
 }
-type Backend = BackendInternals & Heap;
+export type Backend = BackendInternals & Heap;
 
 const rowsOf = (t: tf.TensorInfo) => tf.util.sizeFromShape(t.shape.slice(0, -1));
 const idOf = (backend: Backend, t: tf.TensorInfo) => backend.dataIdMap.get(t.dataId).id;
@@ -27,13 +27,15 @@ function product(backend: Backend, a: tf.TensorInfo, b: tf.TensorInfo, out: tf.T
   productOf(backend.wasm)(idOf(backend, a), shapeBytes([1, m, k]), 3, idOf(backend, b), shapeBytes([1, k, n]), 3, false, false, idOf(backend, out));
 }
 
-/** x [R, C] (row-major) into a new [C, R] tensor. */
-function transposed(backend: Backend, x: tf.TensorInfo, r: number, c: number): tf.TensorInfo {
-  const out = backend.makeOutput([c, r], 'float32');
+/** x [..., R, C] (row-major) into a new [..., C, R] tensor: each of its matrices transposed. */
+export function transposed(backend: Backend, x: tf.TensorInfo, r: number, c: number): tf.TensorInfo {
+  const lead = x.shape.slice(0, -2);
+  const out = backend.makeOutput([...lead, c, r], 'float32');
   // Views after makeOutput: growing the heap detaches older ones.
   const src = backend.typedArrayFromHeap(x);
   const dst = backend.typedArrayFromHeap(out);
-  for (let i = 0; i < r; i++) for (let j = 0; j < c; j++) dst[j * r + i] = src[i * c + j];
+  const size = r * c;
+  for (let at = 0; at < src.length; at += size) for (let i = 0; i < r; i++) for (let j = 0; j < c; j++) dst[at + j * r + i] = src[at + i * c + j];
   return out;
 }
 
@@ -65,7 +67,7 @@ export const affineGradKernel: tf.KernelFunc = ({ inputs, backend: b, attrs }) =
     backend.disposeData(wt.dataId);
     outs.push(dx);
   }
-  const xt = transposed(backend, x, m, k);
+  const xt = transposed(backend, { ...x, shape: [m, k] }, m, k);
   const dw = backend.makeOutput([k, n], 'float32');
   product(backend, xt, dy, dw, k, m, n);
   backend.disposeData(xt.dataId);

@@ -41,6 +41,18 @@
  * AFFINE and AFFINE_GRAD: a dense layer as one kernel each way
  * (wasmAffine.ts), where the tensor path takes four and seven.
  *
+ * HEADS_SPLIT and HEADS_MERGE: attention's head split and merge as one
+ * permutation each (src/models/headLoops.ts), where the tensor path takes
+ * a reshape, a transpose and a reshape.
+ *
+ * TRANSPOSED_PRODUCT: a product with a transposed operand, the explicit
+ * transpose fastops.ts makes on WASM and the product in one kernel
+ * (wasmTransposedProduct.ts).
+ *
+ * WEIGHTED_SUM and WEIGHTED_SUM_GRAD: the grounder's weighted sum of
+ * score maps (src/models/weightedSumLoops.ts), where the tensor path takes
+ * about nine kernels per map.
+ *
  * SPELLED_CELLS: the grounder's in-order spelling match (orderedMatch.ts)
  * as one pass over the WASM heap (orderedMatchRows.ts), where the tensor
  * path runs some 150 small ops per batch.
@@ -51,13 +63,16 @@ import { GRID_CELLS } from '../src/models/canvas';
 import { SPELLED_CELLS, spelledCellsRows } from '../src/models/orderedMatchRows';
 import { batchedProductKernel } from './wasmBatchMatMul';
 import { affineGradKernel, affineKernel } from './wasmAffine';
+import { transposedProductKernel } from './wasmTransposedProduct';
 import { heapSliceKernel } from './wasmSlice';
 import { glyphWindowsShape, glyphWindowsTransposed } from '../src/models/glyphWindows';
 import { geluGradInto, geluInto, layerNormGradInto, layerNormInto } from '../src/models/rowLoops';
-import { AFFINE, AFFINE_GRAD, COL2IM_3X3, DECODE_ATTENTION, FLAT_ADAM_STEP, GELU_TANH, GELU_TANH_GRAD, GLYPH_WINDOWS_T, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD, PICKED_LOG_PROB, PICKED_LOG_PROB_GRAD, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_STANDARDIZE } from '../src/models/kernelNames';
+import { AFFINE, AFFINE_GRAD, HEADS_MERGE, HEADS_SPLIT, TRANSPOSED_PRODUCT, WEIGHTED_SUM, WEIGHTED_SUM_GRAD, COL2IM_3X3, DECODE_ATTENTION, FLAT_ADAM_STEP, GELU_TANH, GELU_TANH_GRAD, GLYPH_WINDOWS_T, IM2COL_3X3, NEAR_MAX, NEAR_MAX_GRAD, PICKED_LOG_PROB, PICKED_LOG_PROB_GRAD, ROW_LAYER_NORM, ROW_LAYER_NORM_GRAD, ROW_STANDARDIZE } from '../src/models/kernelNames';
 import { adamStepInto, nextPower, type AdamConstants } from '../src/models/adamLoops';
 import { decodeAttentionInto } from '../src/models/decodeAttentionLoops';
 import { pickedLogProbGradInto, pickedLogProbInto } from '../src/models/pickedLoops';
+import { mergeHeadsInto, splitHeadsInto } from '../src/models/headLoops';
+import { weightedSumGradInto, weightedSumInto, type MapRows } from '../src/models/weightedSumLoops';
 import { col2im3x3Into, im2col3x3Into, nearMaxGradInto, nearMaxInto } from '../src/models/windowLoops';
 
 interface RefCounting {
@@ -214,6 +229,47 @@ const flatAdamStep: tf.KernelFunc = ({ inputs, backend, attrs }) => {
   return [mOut, vOut, acc1, acc2, ...xs];
 };
 
+/** Inputs w [B, F] and m0…m(F−1), each [B, N] or [1, N]; output [B, N]. */
+const weightedSum: tf.KernelFunc = ({ inputs, backend }) => {
+  const wasm = backend as unknown as BackendWasm;
+  const w = inputs.w as tf.TensorInfo;
+  const [b, f] = w.shape;
+  const maps = Array.from({ length: f }, (_, k) => inputs[`m${k}`] as tf.TensorInfo);
+  const n = maps[0].shape[1];
+  const out = wasm.makeOutput([b, n], 'float32');
+  const f32 = floatViews(wasm);
+  weightedSumInto(f32(w), f, maps.map((m): MapRows => ({ values: f32(m), shared: m.shape[0] === 1 && b > 1 })), n, f32(out));
+  return out;
+};
+
+/** Inputs dy [B, N], w and the maps as WEIGHTED_SUM's; outputs dw, dm0…dm(F−1). */
+const weightedSumGrad: tf.KernelFunc = ({ inputs, backend }) => {
+  const wasm = backend as unknown as BackendWasm;
+  const [dy, w] = [inputs.dy as tf.TensorInfo, inputs.w as tf.TensorInfo];
+  const [b, f] = w.shape;
+  const maps = Array.from({ length: f }, (_, k) => inputs[`m${k}`] as tf.TensorInfo);
+  const n = dy.shape[1];
+  const dw = wasm.makeOutput([b, f], 'float32');
+  const dmaps = maps.map((m) => wasm.makeOutput(m.shape, 'float32'));
+  const f32 = floatViews(wasm);
+  weightedSumGradInto(f32(dy), f32(w), f, maps.map((m): MapRows => ({ values: f32(m), shared: m.shape[0] === 1 && b > 1 })), n, f32(dw), dmaps.map(f32));
+  return [dw, ...dmaps];
+};
+
+/** attrs batch and heads: [B, T, H·dh] → [B·H, T, dh] (split) or back (merge). */
+function headsKernel(split: boolean): tf.KernelFunc {
+  return ({ inputs, backend, attrs }) => {
+    const wasm = backend as unknown as BackendWasm;
+    const x = inputs.x as tf.TensorInfo;
+    const { batch, heads } = attrs as { batch: number; heads: number };
+    const [, t, last] = x.shape;
+    const out = wasm.makeOutput(split ? [batch * heads, t, last / heads] : [batch, t, last * heads], 'float32');
+    const f32 = floatViews(wasm);
+    (split ? splitHeadsInto : mergeHeadsInto)(f32(x), batch, t, heads, f32(out));
+    return out;
+  };
+}
+
 /** A kernel whose output has its first input's shape, computed by `f` from the inputs' heap arrays (and the row length). */
 function rowwise(names: string[], f: (inputs: Float32Array[], cols: number, out: Float32Array) => void): tf.KernelFunc {
   return ({ inputs, backend }) => {
@@ -244,6 +300,11 @@ const OWN_KERNELS: [string, tf.KernelFunc][] = [
   [FLAT_ADAM_STEP, flatAdamStep],
   [AFFINE, affineKernel],
   [AFFINE_GRAD, affineGradKernel],
+  [WEIGHTED_SUM, weightedSum],
+  [WEIGHTED_SUM_GRAD, weightedSumGrad],
+  [HEADS_SPLIT, headsKernel(true)],
+  [HEADS_MERGE, headsKernel(false)],
+  [TRANSPOSED_PRODUCT, transposedProductKernel(() => (tf.getKernel('BatchMatMul', 'wasm') as tf.KernelConfig).kernelFunc)],
 ];
 
 /** The backend's own kernels that a replacement hands some calls back to (kept once, so registering twice wraps nothing twice). */

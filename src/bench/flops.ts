@@ -6,7 +6,7 @@
  * each, the usual convention): element-wise ops, softmax and layer norms are
  * memory-bound and would flatter a GFLOP/s figure.
  */
-import { AFFINE, AFFINE_GRAD, DECODE_ATTENTION, PLAIN_PRODUCT } from '../models/kernelNames';
+import { AFFINE, AFFINE_GRAD, DECODE_ATTENTION, PLAIN_PRODUCT, TRANSPOSED_PRODUCT } from '../models/kernelNames';
 import type { MatmulShape } from './types';
 
 /** The part of a tfjs profile's kernel record that the count reads. */
@@ -16,8 +16,8 @@ export interface KernelShapes {
   outputShapes: readonly (readonly number[])[];
 }
 
-/** Kernels that are matrix products (tfjs-core's BatchMatMul, the fused variant, and our plain product on WebGPU). */
-export const MATMUL_KERNELS: readonly string[] = ['BatchMatMul', '_FusedMatMul', PLAIN_PRODUCT];
+/** Kernels that are matrix products (tfjs-core's BatchMatMul, the fused variant, our plain product on WebGPU and transposed one on WASM). */
+export const MATMUL_KERNELS: readonly string[] = ['BatchMatMul', '_FusedMatMul', PLAIN_PRODUCT, TRANSPOSED_PRODUCT];
 
 /**
  * Convolutions and their two gradients (the grounder's 3×3 conv runs as

@@ -18,7 +18,7 @@
  */
 import * as tf from './tf';
 import { flaggedProduct } from './rowOps';
-import { COL2IM_3X3, IM2COL_3X3 } from './kernelNames';
+import { COL2IM_3X3, IM2COL_3X3, TRANSPOSED_PRODUCT } from './kernelNames';
 
 /** Whether im2col and its gradient each run as one kernel here (WASM: workers/wasmKernels.ts). */
 const hasWindowKernels = (): boolean => Boolean(tf.getKernel(COL2IM_3X3, tf.getBackend()) && tf.getKernel(IM2COL_3X3, tf.getBackend()));
@@ -36,9 +36,13 @@ type Arg = tf.Tensor | tf.GradSaveFunc;
 /** Whether the backend's matMul reads transposed operands for free (WebGPU), rather than faster after an explicit transpose (WASM, CPU). */
 const flagsAreFree = (): boolean => tf.getBackend() === 'webgpu';
 
+/** Whether the explicit transpose and the product run as one kernel here (WASM: workers/wasmTransposedProduct.ts). */
+const hasTransposedProduct = (): boolean => Boolean(tf.getKernel(TRANSPOSED_PRODUCT, tf.getBackend()));
+
 /** a × b with either operand transposed, by flag or by an explicit transpose, whichever is cheaper here. */
 function product(a: tf.Tensor, b: tf.Tensor, ta: boolean, tb: boolean): tf.Tensor {
   if (flagsAreFree()) return flaggedProduct(a, b, ta, tb);
+  if ((ta || tb) && hasTransposedProduct()) return tf.engine().runKernel(TRANSPOSED_PRODUCT, { a, b }, { transposeA: ta, transposeB: tb }) as tf.Tensor;
   return tf.matMul(ta ? swapLast(a) : a, tb ? swapLast(b) : b);
 }
 

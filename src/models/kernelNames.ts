@@ -30,3 +30,11 @@ export const FLAT_ADAM_STEP = 'CoevoFlatAdamStep';
 /** WASM only (workers/wasmAffine.ts): a dense layer x · w + b over the last axis, and its gradients. */
 export const AFFINE = 'CoevoAffine';
 export const AFFINE_GRAD = 'CoevoAffineGrad';
+/** WASM only (src/models/weightedSumLoops.ts): the grounder's Σ_f w[:, f]·maps[f], and its gradient. */
+export const WEIGHTED_SUM = 'CoevoWeightedSum';
+export const WEIGHTED_SUM_GRAD = 'CoevoWeightedSumGrad';
+/** WASM only (workers/wasmTransposedProduct.ts): a · b with either operand transposed, the transpose and product in one kernel; no gradient (fastops' products have their own). */
+export const TRANSPOSED_PRODUCT = 'CoevoTransposedProduct';
+/** WASM only (src/models/headLoops.ts): attention's head split [B, T, H·dh] → [B·H, T, dh] and merge, each the other's gradient. */
+export const HEADS_SPLIT = 'CoevoHeadsSplit';
+export const HEADS_MERGE = 'CoevoHeadsMerge';

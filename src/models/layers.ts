@@ -12,6 +12,7 @@ import * as tf from './tf';
 import { maskOf, oneHotFloat } from './dtype';
 import { im2col3x3, matMul, matMulData } from './fastops';
 import { affineKernelOp, hasAffineKernel } from './affineOp';
+import { mergeHeads, splitHeads } from './heads';
 import { get, normal, ONES, ZEROS, type ParamMap, type ParamSpecs } from './params';
 import { GELU_TANH, GELU_TANH_GRAD, ROW_LAYER_NORM } from './kernelNames';
 import { addBiasRows, affineRows, columnSums, flaggedProduct, hasRowKernels, im2colKernel, LAYER_NORM_EPS, layerNormRows, softmax } from './rowOps';
@@ -144,12 +145,6 @@ export function attentionSpecs(name: string, dim: number, kvDim = dim): ParamSpe
   };
 }
 
-/** [B, T, d] → [B·heads, T, d/heads]: rank-3 products, whose gradients fastops handles. */
-function splitHeads(x: tf.Tensor, heads: number): tf.Tensor {
-  const [b, t, d] = x.shape;
-  return tf.reshape(tf.transpose(tf.reshape(x, [b, t, heads, d / heads]), [0, 2, 1, 3]), [b * heads, t, d / heads]);
-}
-
 /**
  * Multi-head attention: queries from `xq` [B, Tq, d], keys and values from
  * `xkv` [B, Tk, dkv] (pass xq again for self-attention). `mask` is additive,
@@ -164,7 +159,7 @@ export function attention(p: ParamMap, name: string, xq: tf.Tensor, xkv: tf.Tens
   let scores = tf.reshape(tf.mul(matMul(q, k, true), 1 / Math.sqrt(d / heads)), [b, heads, tq, tk]);
   if (mask) scores = tf.add(scores, mask);
   const out = matMul(tf.reshape(softmax(scores), [b * heads, tq, tk]), v); // [B·h, Tq, dh]
-  return dense(p, `${name}.o`, tf.reshape(tf.transpose(tf.reshape(out, [b, heads, tq, d / heads]), [0, 2, 1, 3]), [b, tq, d]));
+  return dense(p, `${name}.o`, mergeHeads(out, b, heads));
 }
 
 /** [B, Tk] 1/0 validity (1 = real token) → additive mask [B, 1, 1, Tk]. */

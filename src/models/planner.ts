@@ -27,6 +27,7 @@ import { get, initParams, normal, ZEROS, type ParamMap, type Params, type ParamS
 import { softmax } from './rowOps';
 import { pickedLogProbs } from './pickedLogProbs';
 import { DECODE_ATTENTION } from './kernelNames';
+import { mergeHeads, splitHeads } from './heads';
 import { sampleIndex } from './grounder';
 import { repeatGroups } from './readLayers';
 import type { RowConstraint } from '../text/instructionConstraint';
@@ -291,18 +292,6 @@ export interface Decoded {
   logProbs: number[][]; // per generated token, under temperature 1 (the policy GRPO trains)
   /** Per row and generated token, the allowed set it was drawn from (only for constrained rows). */
   allowed?: (Uint8Array[] | null)[];
-}
-
-/** [B, T, d] → [B·heads, T, d/heads], as layers.ts's attention splits them. */
-export function splitHeads(x: tf.Tensor, heads: number): tf.Tensor3D {
-  const [b, t, d] = x.shape;
-  return tf.reshape(tf.transpose(tf.reshape(x, [b, t, heads, d / heads]), [0, 2, 1, 3]), [b * heads, t, d / heads]) as tf.Tensor3D;
-}
-
-/** [B·heads, T, dh] → [B, T, heads·dh]. */
-export function mergeHeads(x: tf.Tensor, b: number, heads: number): tf.Tensor3D {
-  const [, t, dh] = x.shape;
-  return tf.reshape(tf.transpose(tf.reshape(x, [b, heads, t, dh]), [0, 2, 1, 3]), [b, t, heads * dh]) as tf.Tensor3D;
 }
 
 /**

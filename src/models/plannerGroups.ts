@@ -15,7 +15,8 @@ import { matMul } from './fastops';
 import { softmax } from './rowOps';
 import { repeatGroups } from './readLayers';
 import type { ParamMap } from './params';
-import { completionLogProbs, mergeHeads, plannerLogits, positions, splitHeads, tokenEmbedding, type PlannerConfig } from './planner';
+import { completionLogProbs, plannerLogits, positions, tokenEmbedding, type PlannerConfig } from './planner';
+import { mergeHeads, splitHeads } from './heads';
 
 /**
  * What plannerLogProbs gives for prompt row ⌊i / repeat⌋ with completion

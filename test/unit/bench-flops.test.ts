@@ -6,7 +6,7 @@ import { median, profileStep } from '../../src/bench/measure';
 import { Random } from '../../src/learn/random';
 import { block, blockSpecs, dense, denseSpecs } from '../../src/models/layers';
 import { disposeParams, initParams } from '../../src/models/params';
-import { AFFINE, AFFINE_GRAD, DECODE_ATTENTION } from '../../src/models/kernelNames';
+import { AFFINE, AFFINE_GRAD, DECODE_ATTENTION, TRANSPOSED_PRODUCT } from '../../src/models/kernelNames';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -129,6 +129,11 @@ describe('dense layer FLOPs (one WASM kernel each way)', () => {
     expect(countFlops([dwOnly]).flops).toBe(one);
     expect(countFlops([fwd, both, dwOnly]).matmuls).toBe(3);
     expect(() => matmulShape({ ...fwd, inputShapes: [[2, 30, 16], [16]] })).toThrow(/not a dense layer/);
+  });
+
+  it('counts a product with a transposed operand (one WASM kernel) as the product it is', () => {
+    // a [6, 40, 16] · bᵀ with b [6, 40, 16] → [6, 40, 40].
+    expect(matmulShape({ name: TRANSPOSED_PRODUCT, inputShapes: [[6, 40, 16], [6, 40, 16]], outputShapes: [[6, 40, 40]] })).toEqual({ batch: 6, m: 40, k: 16, n: 40 });
   });
 });
 

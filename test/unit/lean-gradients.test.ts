@@ -1,6 +1,6 @@
 /**
  * workers/leanGradients.ts: the gradients of add, sub, mul, div, sqrt, log,
- * square and reshape, with broadcasting along every kind of axis and
+ * square, sum, mean and reshape, with broadcasting along every kind of axis and
  * positive operands, are bit for bit tfjs's own, leak no tensor, and launch fewer
  * kernels; a step of the tiny grounder gives the same gradients both ways.
  */
@@ -14,7 +14,7 @@ import { benchGrounder, grounderSftTrainer } from '../../src/bench/agentSteps';
 import { syntheticScreenImage } from '../../src/models/rasterize';
 import { disposeParams } from '../../src/models/params';
 
-const NAMES = [tf.Add, tf.Sub, tf.Multiply, tf.RealDiv, tf.Sqrt, tf.Log, tf.Square, tf.Reshape];
+const NAMES = [tf.Add, tf.Sub, tf.Multiply, tf.RealDiv, tf.Sqrt, tf.Log, tf.Square, tf.Sum, tf.Mean, tf.Reshape];
 let tfjs: tf.GradConfig[] = [];
 let lean: tf.GradConfig[] = [];
 
@@ -67,6 +67,7 @@ describe('lean gradients', () => {
     ['a · b broadcast', [[2, 3, 4], [3, 1]], (a, b) => tf.sum(tf.square(tf.mul(a, b)))],
     ['a / b broadcast', [[2, 3, 4], [4]], (a, b) => tf.sum(tf.square(tf.div(a, b))), true],
     ['√x, log x, x²', [[5, 2]], (x) => tf.sum(tf.add(tf.add(tf.sqrt(x), tf.log(x)), tf.square(x))), true],
+    ['sum and mean, kept dims or not', [[3, 4, 5]], (x) => tf.sum(tf.square(tf.add(tf.sub(x, tf.mean(x, -1, true)), tf.add(tf.sum(x, 0), tf.mean(tf.sum(x, 1, true), [0, 1])))))],
     ['reshape, identity and not', [[4, 6]], (x) => tf.sum(tf.square(tf.reshape(tf.reshape(tf.mul(x, 3), [4, 6]), [2, 12])))],
   ];
   it.each(cases)('%s: the same bits as tfjs, no leak', (_, shapes, f, positive) => {

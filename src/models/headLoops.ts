@@ -1,0 +1,32 @@
+/**
+ * Attention's head split and merge as one permutation each: [B, T, H·dh]
+ * ↔ [B·H, T, dh], what layers.ts does with a reshape, a transpose and a
+ * reshape (three kernels each way, and three more for each gradient). Each
+ * is the other's gradient; values are moved, never computed.
+ */
+
+/** x [B, T, H·dh] → out [B·H, T, dh]. */
+export function splitHeadsInto(x: Float32Array, b: number, t: number, heads: number, out: Float32Array): void {
+  const dh = x.length / (b * t * heads);
+  const d = heads * dh;
+  for (let i = 0; i < b; i++)
+    for (let h = 0; h < heads; h++)
+      for (let s = 0; s < t; s++) {
+        const from = (i * t + s) * d + h * dh;
+        const to = ((i * heads + h) * t + s) * dh;
+        for (let c = 0; c < dh; c++) out[to + c] = x[from + c];
+      }
+}
+
+/** x [B·H, T, dh] → out [B, T, H·dh]. */
+export function mergeHeadsInto(x: Float32Array, b: number, t: number, heads: number, out: Float32Array): void {
+  const dh = x.length / (b * t * heads);
+  const d = heads * dh;
+  for (let i = 0; i < b; i++)
+    for (let h = 0; h < heads; h++)
+      for (let s = 0; s < t; s++) {
+        const from = ((i * heads + h) * t + s) * dh;
+        const to = (i * t + s) * d + h * dh;
+        for (let c = 0; c < dh; c++) out[to + c] = x[from + c];
+      }
+}

@@ -1,0 +1,79 @@
+/**
+ * TRANSPOSED_PRODUCT on WASM (workers/wasmTransposedProduct.ts): fastops'
+ * products and their gradients, rank 2 and batched rank 3, with and without
+ * a transposed operand, are the explicit-transpose path's bit for bit, with
+ * no Transpose kernel left and no tensor leaked.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as tf from '../../src/models/tf';
+import '@tensorflow/tfjs-backend-wasm';
+import { registerWasmKernels } from '../../workers/wasmKernels';
+import { matMul } from '../../src/models/fastops';
+import { TRANSPOSED_PRODUCT } from '../../src/models/kernelNames';
+import { kernelEngine } from '../../src/bench/kernelTimes';
+import { Random } from '../../src/learn/random';
+
+beforeAll(async () => {
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  await tf.setBackend('wasm');
+  await tf.ready();
+  registerWasmKernels();
+});
+
+const random = (shape: number[], seed: number) => {
+  const r = new Random(seed);
+  return tf.tensor(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => r.next() * 2 - 1), shape);
+};
+const bits = (t: tf.Tensor) => Array.from(new Uint32Array(Float32Array.from(t.dataSync()).buffer));
+
+function withoutKernel<T>(f: () => T): T {
+  const own = tf.getKernel(TRANSPOSED_PRODUCT, 'wasm') as tf.KernelConfig;
+  tf.unregisterKernel(TRANSPOSED_PRODUCT, 'wasm');
+  try {
+    return f();
+  } finally {
+    tf.registerKernel(own);
+  }
+}
+
+describe('a product with a transposed operand as one WASM kernel', () => {
+  const cases: [string, number[], number[], boolean][] = [
+    ['rank 2, a · b', [30, 20], [20, 12], false],
+    ['rank 2, a · bᵀ', [30, 20], [12, 20], true],
+    ['rank 3 batched (attention), a · bᵀ', [6, 40, 16], [6, 40, 16], true],
+    ['rank 3 batched, a · b', [6, 40, 16], [6, 16, 40], false],
+  ];
+  it.each(cases)('%s: values and gradients bit for bit, no Transpose kernel', (_, sa, sb, tb) => {
+    const a = random(sa, 1);
+    const b = random(sb, 2);
+    const probe = random(matMul(a, b, tb).shape, 3);
+    const run = () => {
+      const f = (x: tf.Tensor, y: tf.Tensor) => tf.sum(tf.mul(matMul(x, y, tb), probe)) as tf.Scalar;
+      const y = matMul(a, b, tb);
+      const grads = tf.grads(f)([a, b]);
+      const out = [bits(y), ...grads.map(bits)];
+      tf.dispose([y, ...grads]);
+      return out;
+    };
+    const want = withoutKernel(run);
+    const before = tf.memory().numTensors;
+    const engine = kernelEngine();
+    const original = engine.runKernel;
+    const names: string[] = [];
+    engine.runKernel = function (this: unknown, ...x: Parameters<typeof original>) {
+      names.push(x[0]);
+      return original.apply(this, x);
+    } as typeof original;
+    let got: number[][];
+    try {
+      got = run();
+    } finally {
+      engine.runKernel = original;
+    }
+    expect(tf.memory().numTensors).toBe(before);
+    got.forEach((g, i) => expect(g, `output ${i}`).toEqual(want[i]));
+    expect(names).not.toContain('Transpose');
+    expect(names).toContain(TRANSPOSED_PRODUCT);
+    tf.dispose([a, b, probe]);
+  });
+});
