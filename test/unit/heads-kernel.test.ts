@@ -9,8 +9,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { registerWasmKernels } from '../../workers/wasmKernels';
 import { mergeHeads, splitHeads } from '../../src/models/heads';
 import { HEADS_MERGE, HEADS_SPLIT } from '../../src/models/kernelNames';
-import { kernelEngine } from '../../src/bench/kernelTimes';
-import { Random } from '../../src/learn/random';
+import { kernelsDuring, seeded, withoutKernels } from './kernel-fixtures';
 
 beforeAll(async () => {
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
@@ -19,26 +18,11 @@ beforeAll(async () => {
   registerWasmKernels();
 });
 
-const random = (shape: number[], seed: number) => {
-  const r = new Random(seed);
-  return tf.tensor(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => r.next() * 2 - 1), shape);
-};
-
-function withoutKernels<T>(f: () => T): T {
-  const own = [HEADS_SPLIT, HEADS_MERGE].map((n) => tf.getKernel(n, 'wasm') as tf.KernelConfig);
-  for (const k of own) tf.unregisterKernel(k.kernelName, 'wasm');
-  try {
-    return f();
-  } finally {
-    for (const k of own) tf.registerKernel(k);
-  }
-}
-
 describe('head split and merge as one WASM kernel each way', () => {
-  it('moves the same values, with the same gradients, in one kernel each', () => {
-    const x = random([3, 7, 12], 1);
-    const probeSplit = random([12, 7, 3], 2);
-    const probeMerge = random([3, 7, 12], 3);
+  it('moves the same values, with the same gradients, in one kernel each', async () => {
+    const x = seeded([3, 7, 12], 1);
+    const probeSplit = seeded([12, 7, 3], 2);
+    const probeMerge = seeded([3, 7, 12], 3);
     const run = () => {
       const split = splitHeads(x, 4);
       const merged = mergeHeads(split, 3, 4);
@@ -48,21 +32,9 @@ describe('head split and merge as one WASM kernel each way', () => {
       tf.dispose([split, merged, g]);
       return out;
     };
-    const want = withoutKernels(run);
-    const engine = kernelEngine();
-    const original = engine.runKernel;
-    const names: string[] = [];
-    engine.runKernel = function (this: unknown, ...a: Parameters<typeof original>) {
-      names.push(a[0]);
-      return original.apply(this, a);
-    } as typeof original;
+    const want = await withoutKernels([HEADS_SPLIT, HEADS_MERGE], run);
     const before = tf.memory().numTensors;
-    let got: unknown[];
-    try {
-      got = run();
-    } finally {
-      engine.runKernel = original;
-    }
+    const { result: got, names } = await kernelsDuring(run);
     expect(tf.memory().numTensors).toBe(before);
     expect(got).toEqual(want);
     expect(got[1]).toEqual(Array.from(x.dataSync()));

@@ -8,8 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { useLeanGradients } from '../../workers/leanGradients';
-import { kernelEngine } from '../../src/bench/kernelTimes';
-import { Random } from '../../src/learn/random';
+import { bitsOf, kernelsDuring, seeded } from './kernel-fixtures';
 import { benchGrounder, grounderSftTrainer } from '../../src/bench/agentSteps';
 import { syntheticScreenImage } from '../../src/models/rasterize';
 import { disposeParams } from '../../src/models/params';
@@ -32,30 +31,16 @@ beforeAll(async () => {
 
 afterAll(() => use(tfjs));
 
-function values(shape: number[], seed: number, positive = false): tf.Tensor {
-  const r = new Random(seed);
-  const n = shape.reduce((a, b) => a * b, 1);
-  return tf.tensor(Array.from({ length: n }, () => (positive ? 0.5 + r.next() : r.next() * 2 - 1)), shape);
-}
-
 /** Gradients of f at xs with the given configs, their bits, and the kernels the call launched. */
-function gradsWith(configs: tf.GradConfig[], f: (...xs: tf.Tensor[]) => tf.Scalar, xs: tf.Tensor[]): { bits: number[][]; kernels: number } {
+async function gradsWith(configs: tf.GradConfig[], f: (...xs: tf.Tensor[]) => tf.Scalar, xs: tf.Tensor[]): Promise<{ bits: number[][]; kernels: number }> {
   use(configs);
-  const engine = kernelEngine();
-  const original = engine.runKernel;
-  let kernels = 0;
-  engine.runKernel = function (this: unknown, ...a: Parameters<typeof original>) {
-    kernels++;
-    return original.apply(this, a);
-  } as typeof original;
-  try {
+  const { result: bits, names } = await kernelsDuring(() => {
     const grads = tf.grads(f)(xs);
-    const bits = grads.map((g) => Array.from(new Uint32Array(Float32Array.from(g.dataSync()).buffer)));
+    const out = grads.map(bitsOf);
     tf.dispose(grads);
-    return { bits, kernels };
-  } finally {
-    engine.runKernel = original;
-  }
+    return out;
+  });
+  return { bits, kernels: names.length };
 }
 
 describe('lean gradients', () => {
@@ -70,22 +55,22 @@ describe('lean gradients', () => {
     ['sum and mean, kept dims or not', [[3, 4, 5]], (x) => tf.sum(tf.square(tf.add(tf.sub(x, tf.mean(x, -1, true)), tf.add(tf.sum(x, 0), tf.mean(tf.sum(x, 1, true), [0, 1])))))],
     ['reshape, identity and not', [[4, 6]], (x) => tf.sum(tf.square(tf.reshape(tf.reshape(tf.mul(x, 3), [4, 6]), [2, 12])))],
   ];
-  it.each(cases)('%s: the same bits as tfjs, no leak', (_, shapes, f, positive) => {
-    const xs = shapes.map((s, i) => values(s, 10 + i, positive));
+  it.each(cases)('%s: the same bits as tfjs, no leak', async (_, shapes, f, positive) => {
+    const xs = shapes.map((s, i) => seeded(s, 10 + i, positive));
     const before = tf.memory().numTensors;
-    const want = gradsWith(tfjs, f, xs);
-    const got = gradsWith(lean, f, xs);
+    const want = await gradsWith(tfjs, f, xs);
+    const got = await gradsWith(lean, f, xs);
     expect(tf.memory().numTensors).toBe(before);
     expect(got.bits).toEqual(want.bits);
     expect(got.kernels).toBeLessThanOrEqual(want.kernels);
     tf.dispose(xs);
   });
 
-  it('launches fewer kernels where tfjs reshapes or casts for nothing', () => {
-    const xs = [values([8, 16], 1), values([8, 16], 2), values([16], 3)];
+  it('launches fewer kernels where tfjs reshapes or casts for nothing', async () => {
+    const xs = [seeded([8, 16], 1), seeded([8, 16], 2), seeded([16], 3)];
     const f = (a: tf.Tensor, b: tf.Tensor, c: tf.Tensor): tf.Scalar => tf.sum(tf.div(tf.mul(tf.add(a, b), tf.sub(a, c)), tf.add(tf.square(b), 1)));
-    const want = gradsWith(tfjs, f, xs);
-    const got = gradsWith(lean, f, xs);
+    const want = await gradsWith(tfjs, f, xs);
+    const got = await gradsWith(lean, f, xs);
     expect(got.bits).toEqual(want.bits);
     expect(want.kernels - got.kernels).toBeGreaterThanOrEqual(6);
     tf.dispose(xs);
@@ -96,19 +81,9 @@ describe('lean gradients', () => {
       use(configs);
       const g = benchGrounder('tiny', 1);
       const t = grounderSftTrainer(g, { seed: 1, batch: 4, distinct: 1, paint: syntheticScreenImage });
-      const engine = kernelEngine();
-      const original = engine.runKernel;
-      let kernels = 0;
-      engine.runKernel = function (this: unknown, ...a: Parameters<typeof original>) {
-        kernels++;
-        return original.apply(this, a);
-      } as typeof original;
-      try {
-        await t.step();
-      } finally {
-        engine.runKernel = original;
-      }
-      const bits = Object.fromEntries(Object.entries(g.params).map(([k, v]) => [k, Array.from(new Uint32Array(Float32Array.from(v.dataSync()).buffer))]));
+      const { names } = await kernelsDuring(() => t.step());
+      const kernels = names.length;
+      const bits = Object.fromEntries(Object.entries(g.params).map(([k, v]) => [k, bitsOf(v)]));
       t.dispose();
       disposeParams(g.params);
       return { bits, kernels };

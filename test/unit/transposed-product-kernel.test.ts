@@ -10,8 +10,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { registerWasmKernels } from '../../workers/wasmKernels';
 import { matMul } from '../../src/models/fastops';
 import { TRANSPOSED_PRODUCT } from '../../src/models/kernelNames';
-import { kernelEngine } from '../../src/bench/kernelTimes';
-import { Random } from '../../src/learn/random';
+import { bitsOf, kernelsDuring, seeded, withoutKernels } from './kernel-fixtures';
 
 beforeAll(async () => {
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
@@ -20,22 +19,6 @@ beforeAll(async () => {
   registerWasmKernels();
 });
 
-const random = (shape: number[], seed: number) => {
-  const r = new Random(seed);
-  return tf.tensor(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => r.next() * 2 - 1), shape);
-};
-const bits = (t: tf.Tensor) => Array.from(new Uint32Array(Float32Array.from(t.dataSync()).buffer));
-
-function withoutKernel<T>(f: () => T): T {
-  const own = tf.getKernel(TRANSPOSED_PRODUCT, 'wasm') as tf.KernelConfig;
-  tf.unregisterKernel(TRANSPOSED_PRODUCT, 'wasm');
-  try {
-    return f();
-  } finally {
-    tf.registerKernel(own);
-  }
-}
-
 describe('a product with a transposed operand as one WASM kernel', () => {
   const cases: [string, number[], number[], boolean][] = [
     ['rank 2, a · b', [30, 20], [20, 12], false],
@@ -43,33 +26,21 @@ describe('a product with a transposed operand as one WASM kernel', () => {
     ['rank 3 batched (attention), a · bᵀ', [6, 40, 16], [6, 40, 16], true],
     ['rank 3 batched, a · b', [6, 40, 16], [6, 16, 40], false],
   ];
-  it.each(cases)('%s: values and gradients bit for bit, no Transpose kernel', (_, sa, sb, tb) => {
-    const a = random(sa, 1);
-    const b = random(sb, 2);
-    const probe = random(matMul(a, b, tb).shape, 3);
+  it.each(cases)('%s: values and gradients bit for bit, no Transpose kernel', async (_, sa, sb, tb) => {
+    const a = seeded(sa, 1);
+    const b = seeded(sb, 2);
+    const probe = seeded(matMul(a, b, tb).shape, 3);
     const run = () => {
       const f = (x: tf.Tensor, y: tf.Tensor) => tf.sum(tf.mul(matMul(x, y, tb), probe)) as tf.Scalar;
       const y = matMul(a, b, tb);
       const grads = tf.grads(f)([a, b]);
-      const out = [bits(y), ...grads.map(bits)];
+      const out = [bitsOf(y), ...grads.map(bitsOf)];
       tf.dispose([y, ...grads]);
       return out;
     };
-    const want = withoutKernel(run);
+    const want = await withoutKernels([TRANSPOSED_PRODUCT], run);
     const before = tf.memory().numTensors;
-    const engine = kernelEngine();
-    const original = engine.runKernel;
-    const names: string[] = [];
-    engine.runKernel = function (this: unknown, ...x: Parameters<typeof original>) {
-      names.push(x[0]);
-      return original.apply(this, x);
-    } as typeof original;
-    let got: number[][];
-    try {
-      got = run();
-    } finally {
-      engine.runKernel = original;
-    }
+    const { result: got, names } = await kernelsDuring(run);
     expect(tf.memory().numTensors).toBe(before);
     got.forEach((g, i) => expect(g, `output ${i}`).toEqual(want[i]));
     expect(names).not.toContain('Transpose');

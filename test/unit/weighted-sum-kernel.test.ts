@@ -12,8 +12,7 @@ import { registerWasmKernels } from '../../workers/wasmKernels';
 import { useLeanGradients } from '../../workers/leanGradients';
 import { weightedSumKernelOp } from '../../src/models/weightedSumOp';
 import { WEIGHTED_SUM, WEIGHTED_SUM_GRAD } from '../../src/models/kernelNames';
-import { kernelEngine } from '../../src/bench/kernelTimes';
-import { Random } from '../../src/learn/random';
+import { bitsOf, kernelsDuring, seeded } from './kernel-fixtures';
 
 beforeAll(async () => {
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
@@ -23,12 +22,6 @@ beforeAll(async () => {
   useLeanGradients();
 });
 
-const random = (shape: number[], seed: number) => {
-  const r = new Random(seed);
-  return tf.tensor(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => r.next() * 2 - 1), shape);
-};
-const bits = (t: tf.Tensor) => Array.from(new Uint32Array(Float32Array.from(t.dataSync()).buffer));
-
 /** The grounder's tensor path (grounder.ts weightedSum without the kernel). */
 function tensorPath(w: tf.Tensor, maps: tf.Tensor[]): tf.Tensor {
   const b = w.shape[0];
@@ -36,35 +29,23 @@ function tensorPath(w: tf.Tensor, maps: tf.Tensor[]): tf.Tensor {
 }
 
 describe('the weighted sum of score maps as one WASM kernel each way', () => {
-  it('gives the tensor path’s value and gradients bit for bit, for per-item and shared maps', () => {
+  it('gives the tensor path’s value and gradients bit for bit, for per-item and shared maps', async () => {
     const b = 6;
     const n = 40;
-    const w = random([b, 4], 1);
-    const maps = [random([b, n], 2), random([1, n], 3), random([b, n], 4), random([1, n], 5)];
-    const probe = random([b, n], 6);
+    const w = seeded([b, 4], 1);
+    const maps = [seeded([b, n], 2), seeded([1, n], 3), seeded([b, n], 4), seeded([1, n], 5)];
+    const probe = seeded([b, n], 6);
     const run = (f: (w: tf.Tensor, maps: tf.Tensor[]) => tf.Tensor) => {
       const loss = (...xs: tf.Tensor[]) => tf.sum(tf.mul(f(xs[0], xs.slice(1)), probe)) as tf.Scalar;
       const y = f(w, maps);
       const grads = tf.grads(loss)([w, ...maps]);
-      const out = [bits(y), ...grads.map(bits)];
+      const out = [bitsOf(y), ...grads.map(bitsOf)];
       tf.dispose([y, ...grads]);
       return out;
     };
     const want = run(tensorPath);
     const before = tf.memory().numTensors;
-    const engine = kernelEngine();
-    const original = engine.runKernel;
-    const names: string[] = [];
-    engine.runKernel = function (this: unknown, ...a: Parameters<typeof original>) {
-      names.push(a[0]);
-      return original.apply(this, a);
-    } as typeof original;
-    let got: number[][];
-    try {
-      got = run(weightedSumKernelOp);
-    } finally {
-      engine.runKernel = original;
-    }
+    const { result: got, names } = await kernelsDuring(() => run(weightedSumKernelOp));
     expect(tf.memory().numTensors).toBe(before);
     got.forEach((g, i) => expect(g, `output ${i}`).toEqual(want[i]));
     expect(names.filter((x) => x === WEIGHTED_SUM)).toHaveLength(2);
