@@ -48,7 +48,8 @@ usage: npm run pretrain -- [options]
   --tune DIR        with --only MODEL: start from that base model in DIR instead of fresh weights
                     and run its tuning recipe (steps times --scale; resumable like any run). The
                     planner: SFT only, adding the preset's copy gate if it has none. The grounder:
-                    600 steps on whole screens at a third of the rate, with --real-share if given
+                    600 steps on whole screens at 5e-4 (a sixth of its pretraining rate), with
+                    --real-share if given
   --checkpoint-every N
                     every N training steps, keep a checkpoint to resume from in --out as
                     <preset>-<model>.resume.safetensors (weights, Adam state, steps done), replaced
