@@ -3,9 +3,10 @@
  * kernels that do nothing. Its gradient of a + b ends in reshape(dy,
  * a.shape) even when nothing was broadcast, those of a · b, a / b, √x,
  * log x and x² cast float32 operands to float32, and those of sum and mean
- * reshape a dy that kept its dims: in a tiny grounder SFT step that was 276
- * reshapes and 172 casts of 2,627 kernels (npm run bench). Each is one
- * dispatch that copies nothing. These configs compute the same products,
+ * reshape a dy that kept its dims: in a tiny grounder SFT step that was 265
+ * reshapes and 172 casts of 2,627 kernels (every kernel of the step recorded
+ * in Node; docs/experiments.md, 5 Dec). Each is one dispatch that copies
+ * nothing. These configs compute the same products,
  * sums and quotients in the same order, so the gradients are bit for bit
  * tfjs's (test/unit/lean-gradients.test.ts); where a gradient is dy itself,
  * it is a new tensor over dy's data (tensorRefs.ts), as each input's
