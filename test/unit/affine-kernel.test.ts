@@ -7,19 +7,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
-import '@tensorflow/tfjs-backend-wasm';
-import { registerWasmKernels } from '../../workers/wasmKernels';
 import { dense, denseOnData } from '../../src/models/layers';
 import { AFFINE, AFFINE_GRAD } from '../../src/models/kernelNames';
 import type { ParamMap } from '../../src/models/params';
-import { bitsOf, kernelsDuring, seeded, withoutKernels } from './kernel-fixtures';
+import { bitsOf, kernelsDuring, seeded, wasmWithOwnKernels, withoutKernels } from './kernel-fixtures';
 
-beforeAll(async () => {
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-  await tf.setBackend('wasm');
-  await tf.ready();
-  registerWasmKernels();
-});
+beforeAll(wasmWithOwnKernels);
 
 
 describe('the dense layer as one WASM kernel each way', () => {

@@ -5,18 +5,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
-import '@tensorflow/tfjs-backend-wasm';
-import { registerWasmKernels } from '../../workers/wasmKernels';
 import { mergeHeads, splitHeads } from '../../src/models/heads';
 import { HEADS_MERGE, HEADS_SPLIT } from '../../src/models/kernelNames';
-import { kernelsDuring, seeded, withoutKernels } from './kernel-fixtures';
+import { kernelsDuring, seeded, wasmWithOwnKernels, withoutKernels } from './kernel-fixtures';
 
-beforeAll(async () => {
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-  await tf.setBackend('wasm');
-  await tf.ready();
-  registerWasmKernels();
-});
+beforeAll(wasmWithOwnKernels);
 
 describe('head split and merge as one WASM kernel each way', () => {
   it('moves the same values, with the same gradients, in one kernel each', async () => {

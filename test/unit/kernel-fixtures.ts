@@ -6,6 +6,16 @@
 import * as tf from '../../src/models/tf';
 import { kernelEngine } from '../../src/bench/kernelTimes';
 import { Random } from '../../src/learn/random';
+import '@tensorflow/tfjs-backend-wasm';
+import { registerWasmKernels } from '../../workers/wasmKernels';
+
+/** The single-threaded WASM backend with the worker's own kernels, as the kernel tests run. */
+export async function wasmWithOwnKernels(): Promise<void> {
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  await tf.setBackend('wasm');
+  await tf.ready();
+  registerWasmKernels();
+}
 
 /** Values in [−1, 1) (or [0.5, 1.5) when `positive`), drawn from `seed`. */
 export function seeded(shape: number[], seed: number, positive = false): tf.Tensor {

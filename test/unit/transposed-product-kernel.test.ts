@@ -6,18 +6,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
-import '@tensorflow/tfjs-backend-wasm';
-import { registerWasmKernels } from '../../workers/wasmKernels';
 import { matMul } from '../../src/models/fastops';
 import { TRANSPOSED_PRODUCT } from '../../src/models/kernelNames';
-import { bitsOf, kernelsDuring, seeded, withoutKernels } from './kernel-fixtures';
+import { bitsOf, kernelsDuring, seeded, wasmWithOwnKernels, withoutKernels } from './kernel-fixtures';
 
-beforeAll(async () => {
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-  await tf.setBackend('wasm');
-  await tf.ready();
-  registerWasmKernels();
-});
+beforeAll(wasmWithOwnKernels);
 
 describe('a product with a transposed operand as one WASM kernel', () => {
   const cases: [string, number[], number[], boolean][] = [

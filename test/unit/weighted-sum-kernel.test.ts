@@ -7,18 +7,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
-import '@tensorflow/tfjs-backend-wasm';
-import { registerWasmKernels } from '../../workers/wasmKernels';
 import { useLeanGradients } from '../../workers/leanGradients';
 import { weightedSumKernelOp } from '../../src/models/weightedSumOp';
 import { WEIGHTED_SUM, WEIGHTED_SUM_GRAD } from '../../src/models/kernelNames';
-import { bitsOf, kernelsDuring, seeded } from './kernel-fixtures';
+import { bitsOf, kernelsDuring, seeded, wasmWithOwnKernels } from './kernel-fixtures';
 
 beforeAll(async () => {
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-  await tf.setBackend('wasm');
-  await tf.ready();
-  registerWasmKernels();
+  await wasmWithOwnKernels();
   useLeanGradients();
 });
 
