@@ -12,6 +12,7 @@
  */
 import type { Store } from '../src/store/store';
 import type { BaseLoader, RealScreenSource } from '../src/coevo/phases/context';
+import type { RealPageRenderer } from '../src/pretrain/realPool';
 import type { RunRecord } from '../src/store/schema';
 import type { Paint } from '../src/learn/stepCheck';
 import type { ScreenRenderer } from '../src/world/render/screenImage';
@@ -41,6 +42,8 @@ interface HostDeps {
   base?: BaseLoader;
   /** The real-screen suite the page draws, for every evaluation of every run (absent: those metrics are skipped). */
   realScreens?: RealScreenSource;
+  /** Real training pages the page draws, for the grounder's real-DOM mix (absent: it trains on Dk alone). */
+  realPages?: RealPageRenderer;
 }
 
 /** The config a start request asks for: the preset's defaults, then each `key=value`. */
@@ -115,7 +118,7 @@ export function createCoevoHost(deps: HostDeps) {
   }
 
   async function runnerDeps(): Promise<RunnerDeps> {
-    return { store: await deps.store(), paint: await deps.paint(), device: deviceOf(), deviceFault: deps.deviceFault, base, realScreens: deps.realScreens };
+    return { store: await deps.store(), paint: await deps.paint(), device: deviceOf(), deviceFault: deps.deviceFault, base, realScreens: deps.realScreens, realPages: deps.realPages };
   }
 
   /** Runs that failed here, and when: a lost GPU can fail a phase (a read-back rejects) before its loss is reported. */

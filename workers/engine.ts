@@ -43,6 +43,7 @@ export function createEngine(backends: Backends): EngineApi {
   let trainingPages: RealPageRenderer | null = null;
   const coevo = createCoevoHost({
     store: openStore, paint: () => backends.paint(), screenImages: () => backends.screenImages(), device: () => device, deviceFault: () => backends.deviceFault(), realScreens: realScreens.get,
+    realPages: (seeds) => (trainingPages ? trainingPages(seeds) : Promise.reject(new Error('no page has registered how to draw training pages'))),
   });
   const pretrain = createPretrainHost({
     paint: () => backends.paint(), backend: () => device?.backend ?? null, recipes: { grounder: grounderRecipe, planner: plannerRecipe }, deviceFault: () => backends.deviceFault(),

@@ -24,6 +24,7 @@ import { cursorIndex, phasePlan, PhaseMachine, sameCursor, type BatchGate, type 
 import type { PhaseCursor, PhaseName } from './records';
 import { RunState } from './runState';
 import { phaseRandom, type BaseLoader, type PhaseOutput, type PhaseProgress, type RealScreenSource } from './phases/context';
+import type { RealPageRenderer } from '../pretrain/realPool';
 import { PHASE_RUNS } from './phases/index';
 import { disposeParams } from '../models/params';
 import { PhaseJournal, type JournalSnapshot } from './phaseJournal';
@@ -38,6 +39,8 @@ export interface RunnerDeps {
   base?: BaseLoader;
   /** The real-screen suite for the evaluations (the page renders it); without it they skip those metrics. */
   realScreens?: RealScreenSource;
+  /** Real training pages for the grounder's real-DOM mix (the page draws them); without them it trains on Dk alone. */
+  realPages?: RealPageRenderer;
   /** The first error the GPU reported, if any: a phase that ran after one is not committed. */
   deviceFault?: () => string | null;
   /** A phase saves its progress at most this often (ms; default 0) ... */
@@ -458,6 +461,7 @@ export class CoevoRunner {
       report: (p) => this.onPhaseProgress(p),
       base: this.deps.base,
       realScreens: this.deps.realScreens,
+      realPages: this.deps.realPages,
     });
     if (signal.aborted) {
       freeOutput(output);

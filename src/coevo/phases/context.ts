@@ -18,6 +18,7 @@ import type { Paint } from '../../learn/stepCheck';
 import { Random } from '../../learn/random';
 import type { CheckpointRecord } from '../../store/schema';
 import type { RealScreenInput } from '../../realScreens/suiteInput';
+import type { RealPageRenderer } from '../../pretrain/realPool';
 import type { MetricPoints } from '../../store/store';
 import type { CoevoConfig } from '../config';
 import type { PhaseJournal } from '../phaseJournal';
@@ -58,6 +59,8 @@ export interface PhaseContext {
   base?: BaseLoader;
   /** Where the evaluation gets the real-screen suite; absent, it skips those metrics and says so. */
   realScreens?: RealScreenSource;
+  /** Draws real training pages for the grounder's real-DOM mix (config.grounderRealShare); absent, the grounder trains on Dk alone and says so. */
+  realPages?: RealPageRenderer;
 }
 
 export interface PhaseOutput {

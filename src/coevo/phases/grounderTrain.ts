@@ -9,6 +9,9 @@
  *   false: the ablation gets the same number of steps on the seed data),
  *   with SE-GUI's attention filter judged by φ(k−1) when configured.
  *
+ * With config.grounderRealShare, that share of every batch comes from
+ * real-DOM training pages instead (realMix.ts).
+ *
  * Both follow the SFT with grounder GRPO (dense or sparse point reward) when
  * config.grounderGrpo is on, for GROUNDER_GRPO_SHARE of the SFT steps (the
  * config has no separate count).
@@ -23,6 +26,7 @@ import { checkpointRecord, type RunState } from '../runState';
 import { mean, SeriesWriter, type PhaseContext, type PhaseOutput } from './context';
 import { batchOrder, startingWeights, trainableCopy, withLora } from './training';
 import { trainedTensors } from '../phaseJournal';
+import { realInBatch, realMix } from './realMix';
 
 /** Grounder GRPO steps per SFT step, when grounder GRPO is on. */
 export const GROUNDER_GRPO_SHARE = 0.25;
@@ -70,9 +74,20 @@ async function trainGrounder(
   const grpoSteps = config.grounderGrpo ? grounderGrpoSteps(steps) : 0;
   const total = steps + grpoSteps;
   const next = batchOrder(ctx.rng.fork('batches'), examples.length, config.grounderBatch);
+  // Forked only when pages are mixed in, so a run without them draws what it drew before they existed.
+  const mix = await realMix(config.grounderRealShare, config.seed, () => ctx.rng.fork('real batches'), ctx.paint, ctx.realPages);
+  let realExamples = 0;
   // The draw is host work, replayed on a resume; the batch's tensors are made inside the journaled batch.
-  const draw = () => next().map((i) => examples[i]);
-  const batch = (picked: GrounderExample[]) => grounderBatch(state.tok, cfg, picked, ctx.paint);
+  const draw = (step: number) => {
+    const nReal = realInBatch(mix, step, config.grounderBatch);
+    realExamples += nReal;
+    const fromD = next()
+      .slice(0, config.grounderBatch - nReal)
+      .map((i) => examples[i]);
+    return mix && 'draw' in mix && nReal > 0 ? [...fromD, ...mix.draw(nReal)] : fromD;
+  };
+  const paint = mix && 'paint' in mix ? mix.paint : ctx.paint;
+  const batch = (picked: GrounderExample[]) => grounderBatch(state.tok, cfg, picked, paint);
   const losses: number[] = [];
   const keptShares: number[] = [];
   const rewards: number[] = [];
@@ -85,7 +100,7 @@ async function trainGrounder(
     ctx.journal.train({ tensors: trainedTensors({ model: params, lora: lora?.adapters }), optimizer: sft.optimizer });
     try {
       for (let step = 0; step < steps; step++) {
-        const picked = draw();
+        const picked = draw(step);
         const r = await ctx.journal.batch(() => sft.step(batch(picked)));
         const share = r.kept / config.grounderBatch;
         keptShares.push(share);
@@ -116,7 +131,7 @@ async function trainGrounder(
     ctx.journal.train({ tensors: trainedTensors({ model: params, lora: lora?.adapters, reference: grpo.copiedReference }), optimizer: grpo.optimizer });
     try {
       for (let step = 0; step < grpoSteps; step++) {
-        const picked = draw();
+        const picked = draw(steps + step);
         const r = await ctx.journal.batch(() => grpo.step(batch(picked)));
         rewards.push(r.meanReward);
         kls.push(r.kl);
@@ -138,6 +153,8 @@ async function trainGrounder(
     loss_last: losses[losses.length - 1] ?? 0,
     loss_mean: mean(losses),
   };
+  if (mix && 'draw' in mix) Object.assign(summary, { real_examples: realExamples, real_pages: mix.pages });
+  if (mix && 'skipped' in mix) summary.real_skipped = mix.skipped;
   if (previous) summary.attention_kept = mean(keptShares);
   if (grpoSteps > 0) Object.assign(summary, { grpo_reward_mean: mean(rewards), grpo_kl_mean: mean(kls), grpo_hit_rate: mean(hits) });
   return { series, summary };

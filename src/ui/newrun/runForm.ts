@@ -16,7 +16,7 @@ export const FORM_GROUPS: readonly { title: string; fields: readonly ConfigPath[
   { title: 'Loop', fields: ['coevo', 'seedTasks', 'distillStates', 'evalSize', 'writerErrorRate'] },
   { title: 'Planner', fields: ['plannerSftOnBase', 'plannerSftSteps', 'plannerSftLr', 'plannerBatch', 'plannerGrpoSteps', 'plannerGrpoLr', 'grpoPrompts', 'grpoScreen', 'grpoTargetedOnly', 'plannerConstraint', 'plannerGoalMarks', 'plannerCopyGate'] },
   { title: 'GRPO', fields: ['groupSize', 'temperature', 'beta', 'epsilon', 'aggregation'] },
-  { title: 'Grounder', fields: ['grounderSftSteps', 'grounderSftLr', 'grounderBatch', 'grounderTrainSteps', 'grounderGrpo', 'grounderGrpoLr', 'grounderBeta', 'freezeGlyphReader'] },
+  { title: 'Grounder', fields: ['grounderSftSteps', 'grounderSftLr', 'grounderBatch', 'grounderTrainSteps', 'grounderGrpo', 'grounderGrpoLr', 'grounderBeta', 'freezeGlyphReader', 'grounderRealShare'] },
   { title: 'Rewards', fields: ['rewardPool', 'rewardWeighting', 'pointReward'] },
   { title: 'Curation', fields: ['curation.tooEasy', 'curation.misaligned', 'curation.diversity', 'curation.keepFraction', 'attentionFilter'] },
   { title: 'LoRA', fields: ['lora.enabled', 'lora.rank', 'lora.alpha'] },
