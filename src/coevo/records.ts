@@ -13,6 +13,7 @@
 import type { ActionType, Box, Platform, RefStyle, Task } from '../world/types';
 import type { CurationStage } from '../learn/curation';
 import type { DistillFunnel } from './funnel';
+import type { GrounderExampleCounts } from './grounderExamples';
 
 /** Where a sample came from: the seed writer pool (D0) or a planner's GRPO generation k. */
 export type SampleOrigin = 'seed' | 'distilled';
@@ -82,6 +83,8 @@ export interface IterationReport {
   metrics: SuiteMetrics;
   /** Each metric's n (steps, tasks, queries, cells, episodes), for its Wilson interval; absent in runs from before it was kept. */
   n?: Record<string, number>;
+  /** What the iteration's grounder phase trained on: the loop's data and real pages (absent in runs from before it was kept). */
+  grounder_examples?: GrounderExampleCounts;
   /** Why this evaluation has no `real/...` metrics (the real-screen suite is drawn by a page; an engine without one skips it). */
   real_screens_skipped?: string;
 }

@@ -10,6 +10,7 @@ import { phaseSeconds } from './phaseTime';
 import { filtersOff, funnelCounts, funnelFromSummary, funnelSteps, type DistillFunnel, type FunnelKey } from './funnel';
 import type { CoevoReport, IterationReport, StepSample, SuiteMetrics } from './records';
 import { REAL_SKIPPED } from './realScreenMetrics';
+import { grounderExamplesFromSummary } from './grounderExamples';
 
 /** Prefix of an evaluate phase's summary keys: `metric:web/cross-domain/step_success` = 0.42. */
 export const METRIC_PREFIX = 'metric:';
@@ -94,6 +95,7 @@ export async function buildReport(store: ReportSource, runId: string, device: { 
   };
   const evaluations = lastOf('evaluate');
   const grpo = lastOf('planner-grpo');
+  const grounderPhases = new Map([...lastOf('sft-grounder'), ...lastOf('grounder-train')]);
   const numberIn = (p: PhaseRecord | undefined, key: string) => (typeof p?.summary[key] === 'number' ? (p.summary[key] as number) : null);
 
   const iterations: IterationReport[] = [...evaluations.keys()]
@@ -102,11 +104,14 @@ export async function buildReport(store: ReportSource, runId: string, device: { 
       const summary = evaluations.get(k)!.summary;
       const n = countsFromSummary(summary);
       const realSkipped = summary[REAL_SKIPPED];
+      const trained = grounderPhases.get(k);
+      const examples = trained ? grounderExamplesFromSummary(trained.summary) : null;
       return {
         k,
         planner_reward_mean: k === 0 ? null : numberIn(grpo.get(k), REWARD_MEAN),
         metrics: metricsFromSummary(summary),
         ...(Object.keys(n).length ? { n } : {}),
+        ...(examples ? { grounder_examples: examples } : {}),
         ...(typeof realSkipped === 'string' ? { real_screens_skipped: realSkipped } : {}),
       };
     });

@@ -7,7 +7,9 @@ import { MINI } from './mini';
  * draws (issue 30): a tiny run with no co-evolution iteration (seed data,
  * the two SFT phases, the k = 0 evaluation: the cheapest run that has an
  * evaluation) records real/<style>/{accuracy, chance} and real/all with n
- * in report.json, and the Metrics view charts them.
+ * in report.json, and the Metrics view charts them. Its grounder SFT drew
+ * a quarter of its examples from real training pages the page drew (the
+ * default grounderRealShare), and the Data view charts that mix.
  */
 test('a tiny run records real-screen accuracy per style in its report and charts it', async ({ page }) => {
   test.setTimeout(300_000);
@@ -42,7 +44,11 @@ test('a tiny run records real-screen accuracy per style in its report and charts
   expect(it0.n?.['real/text/accuracy']).toBe(130);
   // The world's suites are still there beside it.
   expect(Number.isFinite(it0.metrics['grounding/all/accuracy'])).toBe(true);
+  // 3 SFT steps of 4 examples, one of each 4 from a real page.
+  expect(it0.grounder_examples).toEqual({ loop: 9, real: 3 });
 
   await page.goto(`/?backend=wasm&view=metrics&run=${runId}`);
   await expect(page.getByTestId('suite-chart-real')).toBeVisible();
+  await page.goto(`/?backend=wasm&view=data&run=${runId}`);
+  await expect(page.getByTestId('mix-grounder')).toBeVisible();
 });

@@ -25,7 +25,7 @@ async function oneIterationRun(): Promise<Store> {
     sample('r', 3, { source: 'writer:wrong', kept: false }),
   ]);
   await commit(phase('r', 1, 'sft-planner', 0, {}, 10), [], [{ name: 'planner-sft/loss', steps: [1, 2], values: [3, 2] }]);
-  await commit(phase('r', 2, 'sft-grounder', 0, {}, 20), [], [{ name: 'grounder-sft/loss', steps: [1, 2], values: [4, 1.5] }]);
+  await commit(phase('r', 2, 'sft-grounder', 0, { loop_examples: 30, real_examples: 10, real_pages: 140 }, 20), [], [{ name: 'grounder-sft/loss', steps: [1, 2], values: [4, 1.5] }]);
   await commit(phase('r', 3, 'evaluate', 0, evaluateSummary(eval0), 5));
   await commit(phase('r', 4, 'planner-grpo', 1, { ...grpoSummary({ rewardMean: 0.4, informativeRatio: 0.75 }), groups: 8 }, 30), [], [{ name: 'planner-grpo/reward', steps: [3, 4], values: [0.3, 0.5] }]);
   await commit(phase('r', 5, 'distill', 1, { kept: 2 }, 8), [
@@ -34,7 +34,7 @@ async function oneIterationRun(): Promise<Store> {
     sample('r', 2, { iteration: 1, source: 'planner@1', style: 'text', kept: false, curation: [note('verifier', 'keep'), note('too-easy', 'drop')] }),
     sample('r', 3, { iteration: 1, source: 'planner@1', style: 'text', kept: false, curation: [note('verifier', 'drop')] }),
   ]);
-  await commit(phase('r', 6, 'grounder-train', 1, {}, 40), [], [{ name: 'grounder-sft/loss', steps: [3], values: [1.25] }]);
+  await commit(phase('r', 6, 'grounder-train', 1, { loop_examples: 16, real_skipped: 'no page gave this engine the real training pages' }, 40), [], [{ name: 'grounder-sft/loss', steps: [3], values: [1.25] }]);
   await commit(phase('r', 7, 'evaluate', 1, evaluateSummary(eval1), 6));
   return store;
 }
@@ -59,8 +59,9 @@ describe('buildReport', () => {
         { iteration: 1, phase: 'evaluate', seconds: 6 },
       ],
       iterations: [
-        { k: 0, planner_reward_mean: null, metrics: eval0 },
-        { k: 1, planner_reward_mean: 0.4, metrics: eval1 },
+        // What each grounder phase trained on: loop data and real pages, or why no pages.
+        { k: 0, planner_reward_mean: null, metrics: eval0, grounder_examples: { loop: 30, real: 10 } },
+        { k: 1, planner_reward_mean: 0.4, metrics: eval1, grounder_examples: { loop: 16, real: 0, real_skipped: 'no page gave this engine the real training pages' } },
       ],
       datasets: [
         { iteration: 0, size: 4, kept: 3, bySource: { 'writer:terse': 2, 'writer:verbose': 1 }, byStyle: { icon: 1, none: 1, text: 1 } },

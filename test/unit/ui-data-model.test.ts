@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CurationNote, StepSample } from '../../src/coevo/records';
 import type { Task } from '../../src/world/types';
 import {
-  NO_FILTERS, applyFilters, bySourceOrder, decidingNote, decisionLabel, facets, mixByIteration, pageOf, provenance, reasonKind, stageCounts, styleOf,
+  NO_FILTERS, applyFilters, bySourceOrder, decidingNote, decisionLabel, facets, grounderTraining, mixByIteration, pageOf, provenance, reasonKind, stageCounts, styleOf,
 } from '../../src/ui/data/dataModel';
 import { filtersFromSearch, filtersToParams } from '../../src/ui/data/dataUrl';
 
@@ -118,6 +118,16 @@ describe('mix per iteration', () => {
       [0, 0, 0, 1],
     ]);
     expect(mixByIteration([], styleOf, { cumulative: true, keptOnly: true })).toEqual({ iterations: [], categories: [], counts: [] });
+  });
+  it("stacks what each grounder phase trained on, leaves out runs from before the counts, and says where pages were missing", () => {
+    const t = grounderTraining([
+      { k: 0, planner_reward_mean: null, metrics: {}, grounder_examples: { loop: 360, real: 120 } },
+      { k: 1, planner_reward_mean: 0.3, metrics: {} },
+      { k: 2, planner_reward_mean: 0.3, metrics: {}, grounder_examples: { loop: 240, real: 0, real_skipped: 'no page' } },
+    ]);
+    expect(t.stack).toEqual({ bars: ['0', '2'], categories: ['loop data (Dk)', 'real web pages'], counts: [[360, 240], [120, 0]] });
+    expect(t.skipped).toEqual([{ k: 2, why: 'no page' }]);
+    expect(grounderTraining([]).stack.bars).toEqual([]);
   });
   it('counts every curation note per stage, in the order samples meet the stages', () => {
     expect(stageCounts(samples)).toEqual([

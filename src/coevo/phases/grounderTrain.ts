@@ -27,6 +27,7 @@ import { mean, SeriesWriter, type PhaseContext, type PhaseOutput } from './conte
 import { batchOrder, startingWeights, trainableCopy, withLora } from './training';
 import { trainedTensors } from '../phaseJournal';
 import { realInBatch, realMix } from './realMix';
+import { LOOP_EXAMPLES, REAL_EXAMPLES, REAL_MIX_SKIPPED } from '../grounderExamples';
 
 /** Grounder GRPO steps per SFT step, when grounder GRPO is on. */
 export const GROUNDER_GRPO_SHARE = 0.25;
@@ -76,14 +77,15 @@ async function trainGrounder(
   const next = batchOrder(ctx.rng.fork('batches'), examples.length, config.grounderBatch);
   // Forked only when pages are mixed in, so a run without them draws what it drew before they existed.
   const mix = await realMix(config.grounderRealShare, config.seed, () => ctx.rng.fork('real batches'), ctx.paint, ctx.realPages);
-  let realExamples = 0;
+  const drawn = { loop: 0, real: 0 };
   // The draw is host work, replayed on a resume; the batch's tensors are made inside the journaled batch.
   const draw = (step: number) => {
     const nReal = realInBatch(mix, step, config.grounderBatch);
-    realExamples += nReal;
     const fromD = next()
       .slice(0, config.grounderBatch - nReal)
       .map((i) => examples[i]);
+    drawn.loop += fromD.length;
+    drawn.real += nReal;
     return mix && 'draw' in mix && nReal > 0 ? [...fromD, ...mix.draw(nReal)] : fromD;
   };
   const paint = mix && 'paint' in mix ? mix.paint : ctx.paint;
@@ -147,14 +149,15 @@ async function trainGrounder(
   });
   const summary: PhaseOutput['summary'] = {
     examples: examples.length,
+    [LOOP_EXAMPLES]: drawn.loop,
     sft_steps: steps,
     grpo_steps: grpoSteps,
     loss_first: losses[0] ?? 0,
     loss_last: losses[losses.length - 1] ?? 0,
     loss_mean: mean(losses),
   };
-  if (mix && 'draw' in mix) Object.assign(summary, { real_examples: realExamples, real_pages: mix.pages });
-  if (mix && 'skipped' in mix) summary.real_skipped = mix.skipped;
+  if (mix && 'draw' in mix) Object.assign(summary, { [REAL_EXAMPLES]: drawn.real, real_pages: mix.pages });
+  if (mix && 'skipped' in mix) summary[REAL_MIX_SKIPPED] = mix.skipped;
   if (previous) summary.attention_kept = mean(keptShares);
   if (grpoSteps > 0) Object.assign(summary, { grpo_reward_mean: mean(rewards), grpo_kl_mean: mean(kls), grpo_hit_rate: mean(hits) });
   return { series, summary };

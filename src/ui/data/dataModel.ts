@@ -4,7 +4,8 @@
  * reader can apply, paging, and the per-iteration mix of referring styles
  * and sources. No Svelte and no store here, so the rules are unit-tested.
  */
-import type { CurationNote, StepSample } from '../../coevo/records';
+import type { CurationNote, IterationReport, StepSample } from '../../coevo/records';
+import type { BarStack } from '../charts/types';
 
 /** A sample's style as the view names it: samples that name no element count as 'none'. */
 export type StyleKey = NonNullable<StepSample['style']> | 'none';
@@ -192,4 +193,25 @@ export function stageCounts(samples: readonly StepSample[]): StageCount[] {
   }
   const rank = (x: string) => (STAGE_ORDER.includes(x) ? STAGE_ORDER.indexOf(x) : STAGE_ORDER.length);
   return [...rows.values()].sort((a, b) => rank(a.stage) - rank(b.stage) || (a.stage < b.stage ? -1 : 1));
+}
+
+/** The categories of the grounder-training chart, in stacking order. */
+export const GROUNDER_SOURCES = ['loop data (Dk)', 'real web pages'] as const;
+
+/**
+ * What each iteration's grounder phase trained on (examples drawn, SFT and
+ * GRPO steps together): the loop's data and real-DOM pages; iterations from
+ * before the counts were kept are left out. `skipped` gives each iteration
+ * whose run asked for pages but had none, with why.
+ */
+export function grounderTraining(iterations: readonly IterationReport[]): { stack: Omit<BarStack, 'colours'>; skipped: { k: number; why: string }[] } {
+  const known = iterations.filter((it) => it.grounder_examples);
+  return {
+    stack: {
+      bars: known.map((it) => String(it.k)),
+      categories: [...GROUNDER_SOURCES],
+      counts: [known.map((it) => it.grounder_examples!.loop), known.map((it) => it.grounder_examples!.real)],
+    },
+    skipped: known.flatMap((it) => (it.grounder_examples!.real_skipped ? [{ k: it.k, why: it.grounder_examples!.real_skipped }] : [])),
+  };
 }
