@@ -124,6 +124,5 @@ describe("the loop's grounder training with real pages mixed in", () => {
     expect(per.reduce((x, y) => x + y, 0)).toBe(80);
     expect(per.every((n) => n === 2)).toBe(true);
     expect(realInBatch(null, 3, 8)).toBe(0);
-    expect(realInBatch({ skipped: 'none' }, 3, 8)).toBe(0);
   });
 });

@@ -77,18 +77,19 @@ async function trainGrounder(
   const next = batchOrder(ctx.rng.fork('batches'), examples.length, config.grounderBatch);
   // Forked only when pages are mixed in, so a run without them draws what it drew before they existed.
   const mix = await realMix(config.grounderRealShare, config.seed, () => ctx.rng.fork('real batches'), ctx.paint, ctx.realPages);
+  const pages = mix && 'draw' in mix ? mix : null;
   const drawn = { loop: 0, real: 0 };
   // The draw is host work, replayed on a resume; the batch's tensors are made inside the journaled batch.
   const draw = (step: number) => {
-    const nReal = realInBatch(mix, step, config.grounderBatch);
+    const nReal = realInBatch(pages, step, config.grounderBatch);
     const fromD = next()
       .slice(0, config.grounderBatch - nReal)
       .map((i) => examples[i]);
     drawn.loop += fromD.length;
     drawn.real += nReal;
-    return mix && 'draw' in mix && nReal > 0 ? [...fromD, ...mix.draw(nReal)] : fromD;
+    return pages && nReal > 0 ? [...fromD, ...pages.draw(nReal)] : fromD;
   };
-  const paint = mix && 'paint' in mix ? mix.paint : ctx.paint;
+  const paint = pages ? pages.paint : ctx.paint;
   const batch = (picked: GrounderExample[]) => grounderBatch(state.tok, cfg, picked, paint);
   const losses: number[] = [];
   const keptShares: number[] = [];
@@ -156,7 +157,7 @@ async function trainGrounder(
     loss_last: losses[losses.length - 1] ?? 0,
     loss_mean: mean(losses),
   };
-  if (mix && 'draw' in mix) Object.assign(summary, { [REAL_EXAMPLES]: drawn.real, real_pages: mix.pages });
+  if (pages) Object.assign(summary, { [REAL_EXAMPLES]: drawn.real, real_pages: pages.pages });
   if (mix && 'skipped' in mix) summary[REAL_MIX_SKIPPED] = mix.skipped;
   if (previous) summary.attention_kept = mean(keptShares);
   if (grpoSteps > 0) Object.assign(summary, { grpo_reward_mean: mean(rewards), grpo_kl_mean: mean(kls), grpo_hit_rate: mean(hits) });

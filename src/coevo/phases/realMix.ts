@@ -56,6 +56,6 @@ export async function realMix(share: number, seed: number, rng: () => Random, pa
 }
 
 /** How many of a batch of `batch` examples at training step `step` are real (within one of the share over any run of steps). */
-export function realInBatch(mix: RealMix | NoRealMix | null, step: number, batch: number): number {
-  return mix && 'draw' in mix ? realScreensInStep(step, batch, mix.share) : 0;
+export function realInBatch(mix: RealMix | null, step: number, batch: number): number {
+  return mix ? realScreensInStep(step, batch, mix.share) : 0;
 }
