@@ -18,22 +18,15 @@ import { checkpointId } from '../../src/coevo/runState';
 import { syntheticScreenImage } from '../../src/models/rasterize';
 import { realInBatch } from '../../src/coevo/phases/realMix';
 import { REAL_POOL_PAGES, type RealPageRenderer } from '../../src/pretrain/realPool';
-import { realPage, TEST_SEED_BASE } from '../../src/realScreens/pages';
-import type { RenderedPage } from '../../src/realScreens/types';
+import { TEST_SEED_BASE } from '../../src/realScreens/pages';
 import type { Screen } from '../../src/world/types';
 import { Store } from '../../src/store/store';
+import { fakeRender } from './real-page-fixtures';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
   await tf.ready();
 });
-
-/** A page "drawn": every element gets its own box, the pixels a seed-dependent grey. */
-function fakeRender(seed: number): RenderedPage {
-  const page = realPage(seed);
-  const boxes = Object.fromEntries(page.elements.map((e, i) => [e.id, { x: (i * 23) % 170, y: (i * 11) % 110, w: 24, h: 12 }]));
-  return { pageId: page.id, width: page.width, height: page.height, rgba: new Uint8Array(page.width * page.height * 4).fill(40 + (seed % 150)), boxes };
-}
 
 /** The seed SFT of both models and one evaluation, a few steps each; grounder GRPO on, so its batches mix too. */
 function config(share: number): CoevoConfig {

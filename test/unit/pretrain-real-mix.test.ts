@@ -19,14 +19,14 @@ import { Random } from '../../src/learn/random';
 import { defaultTokenizer } from '../../src/text/vocab';
 import { pretrainGrounder, type GrounderLoopRecord, type GrounderPretrainOptions } from '../../src/pretrain/grounder';
 import { drawRealExamples, realPool, realPoolScreen, realScreensInStep, realTrainingSeeds, type RealPageRenderer } from '../../src/pretrain/realPool';
-import { checkTrainingSeed, realPage, TEST_SEED_BASE } from '../../src/realScreens/pages';
-import type { RenderedPage } from '../../src/realScreens/types';
+import { checkTrainingSeed, TEST_SEED_BASE } from '../../src/realScreens/pages';
 import type { LoopState } from '../../src/pretrain/loopState';
 import { checkPretrainOptions } from '../../workers/pretrainHost';
 import { parsePretrainArgs } from '../../scripts/lib/pretrain-args';
 import type { Paint } from '../../src/learn/stepCheck';
 import { realSuiteFigures } from '../../src/pretrain/realFigures';
 import { realScreenFigures } from '../../src/realScreens/score';
+import { fakeRender } from './real-page-fixtures';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -34,13 +34,6 @@ beforeAll(async () => {
 });
 
 const tok = defaultTokenizer();
-
-/** A page "drawn": every marked element gets its own box, the pixels a seed-dependent grey. */
-function fakeRender(seed: number): RenderedPage {
-  const page = realPage(seed);
-  const boxes = Object.fromEntries(page.elements.map((e, i) => [e.id, { x: (i * 23) % 170, y: (i * 11) % 110, w: 24, h: 12 }]));
-  return { pageId: page.id, width: page.width, height: page.height, rgba: new Uint8Array(page.width * page.height * 4).fill(40 + (seed % 150)), boxes };
-}
 
 const asked: number[][] = [];
 const render: RealPageRenderer = async (seeds) => {
