@@ -96,9 +96,13 @@ export class PhaseJournal implements BatchRunner {
     this.savedBatches = r?.batches ?? 0;
   }
 
-  /** Batches passed so far (replayed or computed). */
+  /**
+   * Batches passed so far (replayed or computed). Not the calls begun: a
+   * call waiting at the gate (paused there) has not passed, and a reload
+   * takes the phase up at that batch.
+   */
   get batches(): number {
-    return this.calls;
+    return this.results.length;
   }
 
   /** Batches the resumed phase replays from its save (0 when it started fresh). */
