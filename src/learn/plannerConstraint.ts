@@ -1,6 +1,7 @@
 /**
  * What the grammar constraint (text/instructionConstraint.ts) may quote on a
- * state: the texts the screen shows and the goal, for the function style
+ * state: the texts the screen shows and the goal, the values its dropdowns
+ * and sliders can be set to, for the function style
  * what the screen's elements are for, and the visible elements a reference
  * with a role may name (its role word paired with that element's text or icon)
  * for the actions that element can take.
@@ -18,6 +19,16 @@ function screenTexts(screen: Screen): string[] {
   return screen.elements.flatMap((e) => [e.text, e.label, e.state.value].filter((t): t is string => t !== undefined));
 }
 
+/** A slider takes any whole percentage (world/env.ts reads "70%"). */
+const PERCENTAGES = Array.from({ length: 101 }, (_, i) => `${i}%`);
+
+/** What a SELECT may choose beyond the screen's texts: visible dropdowns' options, and percentages where a slider shows. */
+function screenChoices(screen: Screen): string[] {
+  const shown = visibleElements(screen);
+  const options = shown.flatMap((e) => (e.role === 'dropdown' ? (e.options ?? []) : []));
+  return shown.some((e) => e.role === 'slider') ? [...options, ...PERCENTAGES] : options;
+}
+
 export function constraintSource(screen: Screen, goal: string): ConstraintSource {
   const purposes = screen.elements.flatMap((e) => (e.purpose ? [e.purpose] : []));
   const referents: Referent[] = visibleElements(screen).map((e) => ({
@@ -26,7 +37,7 @@ export function constraintSource(screen: Screen, goal: string): ConstraintSource
     roleWords: rolesNaming(e.role).map((r) => ROLE_WORDS[r]),
     actions: actionsOn(e.role),
   }));
-  return { goal, screenTexts: screenTexts(screen), purposes, referents };
+  return { goal, screenTexts: screenTexts(screen), purposes, referents, choices: screenChoices(screen) };
 }
 
 /** One constraint per (screen, goal), shared by the rows that decode it (a GRPO group). */
@@ -46,11 +57,11 @@ export function quotedSpans(text: string): string[] {
   return [...text.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
 }
 
-/** Whether every span `instruction` quotes is a text of the screen or a span of the goal: what the constraint promises. */
+/** Whether every span `instruction` quotes is a text or choice of the screen or a span of the goal: what the constraint promises. */
 export function quotesOnlyScreenOrGoal(instruction: string, screen: Screen, goal: string): boolean {
   const spans = quotedSpans(instruction);
   if (spans.length === 0) return true;
-  const shown = new Set(screenTexts(screen));
+  const shown = new Set([...screenTexts(screen), ...screenChoices(screen)]);
   const fromGoal = new Set(goalSpans(goal));
   return spans.every((q) => shown.has(q) || fromGoal.has(q));
 }

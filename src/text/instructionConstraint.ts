@@ -43,6 +43,8 @@ export interface ConstraintSource {
   screenTexts: readonly string[];
   /** What the screen's elements do, in words ("send the message"): the function style's purposes. */
   purposes: readonly string[];
+  /** Values a SELECT may choose that the screen does not show as text: a closed dropdown's options, a slider's percentages. */
+  choices?: readonly string[];
   /**
    * The screen's visible elements as a reference may name them: the texts
    * and icon word that pick each out, and the role words that may call it.
@@ -258,7 +260,7 @@ export class InstructionConstraint {
     const purposes = [...new Set(source.purposes.map((p) => p.replace(/\s+/g, ' ').trim()).filter((p) => p !== '' && !p.includes('"')))];
     const sets: SlotSets = {
       quotedText: trieOf(texts.map(quote)),
-      quotedValue: trieOf([...texts, ...spans].map(quote)),
+      quotedValue: trieOf([...new Set([...texts, ...spans, ...(source.choices ?? []).filter(spellable)])].map(quote)),
       purpose: trieOf(purposes),
       purpose3: trieOf(
         purposes.flatMap((p) => {

@@ -71,13 +71,23 @@ export function describeElement(e: UIElement): string {
   return [...parts, ...stateWords(e, name)].join(' ');
 }
 
+/**
+ * The choices of a closed dropdown, as the HTML a web planner reads lists a
+ * <select>'s <option>s: without them "Sort by best rating" could only be
+ * turned into `select "Top rated"` on a site whose options the planner had
+ * learnt by heart. An open one shows its options as elements of their own.
+ */
+function choiceWords(e: UIElement): string[] {
+  return e.role === 'dropdown' && e.options && !e.state.expanded ? ['options', ...e.options.map((o) => JSON.stringify(o))] : [];
+}
+
 /** The compact line of one element: `field "Subject" focused`, `icon trash`. */
 export function describeElementCompact(e: UIElement): string {
   const parts: string[] = [ROLE_TOKENS[e.role]];
   const name = nameOf(e);
   if (name) parts.push(JSON.stringify(name));
   if (e.icon && !name) parts.push(ICON_WORDS[e.icon]);
-  return [...parts, ...stateWords(e, name)].join(' ');
+  return [...parts, ...stateWords(e, name), ...choiceWords(e)].join(' ');
 }
 
 /** Captions (plain text elements) that say exactly the name of a labelled element on the same screen. */

@@ -256,7 +256,7 @@ function place<S>(c: Ctx<S>, w: Widget<S>, box: Box): void {
       } else {
         emit(
           c,
-          { id: w.id, role: 'dropdown', box: field, text: fitText(w.value, field.w - 12, st), label: w.label, state: { value: w.value, expanded: c.ui.expanded === w.id }, interactive: true, style: st },
+          { id: w.id, role: 'dropdown', box: field, text: fitText(w.value, field.w - 12, st), label: w.label, options: w.options, state: { value: w.value, expanded: c.ui.expanded === w.id }, interactive: true, style: st },
           { select: w.onSelect, options: w.options },
         );
       }

@@ -112,6 +112,7 @@ export interface UIElement {
   label?: string; // the label that names it on screen (a field's "Subject")
   color?: ColorName; // distinctive fill, when it has one
   purpose?: string; // what it does, in words: "send the message"
+  options?: readonly string[]; // a dropdown's choices, open or closed (an HTML <select>'s <option>s)
   state: ElementState;
   interactive: boolean; // can be the target of an action
   parent?: string; // id of the containing card / dialog / list / nav bar

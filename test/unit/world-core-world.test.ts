@@ -210,4 +210,16 @@ describe('apps and screens', () => {
     const compose = describeScreen(screenOf(act(click(createWorld(task('mail.compose')), 'compose'), { type: 'TYPE', text: 'Hi', ...centerOf(el(click(createWorld(task('mail.compose')), 'compose'), 'subject').box) })));
     expect(compose).toContain('field "Subject" focused value="Hi"');
   });
+
+  it("a closed dropdown's line lists its options, as a <select> lists its <option>s; an open one shows them as elements", () => {
+    const w = createWorld(task('books.top-rated'));
+    const sort = el(w, 'sort');
+    expect(sort.options).toEqual(['Bestselling', 'Price: low to high', 'Price: high to low', 'Top rated', 'Title A-Z']);
+    const closed = describeScreen(screenOf(w)).split('\n');
+    expect(closed).toContain(`dropdown "Sort by" value="${sort.state.value}" options ${sort.options!.map((o) => JSON.stringify(o)).join(' ')}`);
+    const open = click(w, 'sort');
+    const lines = describeScreen(screenOf(open)).split('\n');
+    expect(lines.find((l) => l.startsWith('dropdown "Sort by"'))).toBe(`dropdown "Sort by" expanded value="${sort.state.value}"`);
+    expect(lines).toContain('option "Top rated"');
+  });
 });
