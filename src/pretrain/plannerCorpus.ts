@@ -19,8 +19,8 @@ import { trainingTasks } from '../world/suites';
 import { writeInstruction, type StepSpec } from '../world/writers';
 import { REF_STYLES, type Platform } from '../world/types';
 
-/** An endless supply of training states: fresh training tasks, every step of each, served in a shuffled order. */
-export function plannerStateStream(rng: Random, platform?: Platform): () => PlannerState {
+/** An endless supply of training states: fresh training tasks, every step of each (a SELECT step `selectCopies` times), served in a shuffled order. */
+export function plannerStateStream(rng: Random, platform?: Platform, selectCopies = 1): () => PlannerState {
   const tasks = rng.fork('tasks');
   const order = rng.fork('order');
   const buffer: PlannerState[] = [];
@@ -29,7 +29,7 @@ export function plannerStateStream(rng: Random, platform?: Platform): () => Plan
   return () => {
     for (let guard = 0; buffer.length < fill && guard < 1000; guard++) {
       const [task] = trainingTasks(tasks, 1, platform);
-      if (task) buffer.push(...plannerStatesOfTask(task));
+      if (task) for (const s of plannerStatesOfTask(task)) for (let k = 0; k < (s.step.type === 'SELECT' ? selectCopies : 1); k++) buffer.push(s);
     }
     if (buffer.length === 0) throw new Error('plannerStateStream: no training task could be made');
     const i = order.int(0, buffer.length - 1);
