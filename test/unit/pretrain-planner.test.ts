@@ -18,6 +18,7 @@ import { disposeParams } from '../../src/models/params';
 import { isTrainingTask } from '../../src/world/suites';
 import { verifyInstruction } from '../../src/world/verifier';
 import { plannerPretrainBatch, plannerStateStream, writtenInstruction } from '../../src/pretrain/plannerCorpus';
+import type { PlannerState } from '../../src/learn/plannerStates';
 import { heldOutPlannerStates, plannerParseRate, pretrainPlanner, PROMPT_WINDOW } from '../../src/pretrain/planner';
 
 beforeAll(async () => {
@@ -47,6 +48,20 @@ describe('planner pretraining corpus', () => {
     expect(styles.size).toBeGreaterThanOrEqual(4);
     expect(canonical).toBeGreaterThan(5);
     expect(canonical).toBeLessThan(70);
+  });
+
+  it('selectCopies serves each SELECT state that many times, and every other state once', () => {
+    const draw = (copies: number) => Array.from({ length: 1500 }, plannerStateStream(new Random(8), undefined, copies));
+    const share = (states: readonly PlannerState[]) => states.filter((s) => s.step.type === 'SELECT').length / states.length;
+    const once = draw(1);
+    const thrice = draw(3);
+    expect(share(once)).toBeGreaterThan(0.03);
+    // p copies of a share q: 3q / (1 + 2q), near 0.18 for q = 0.07.
+    const q = share(once);
+    expect(share(thrice)).toBeGreaterThan((3 * q) / (1 + 2 * q) - 0.05);
+    const seen = new Map<PlannerState, number>();
+    for (const s of thrice) seen.set(s, (seen.get(s) ?? 0) + 1);
+    for (const [s, n] of seen) expect(n, s.instruction).toBeLessThanOrEqual(s.step.type === 'SELECT' ? 3 : 1);
   });
 
   it('batches are in the planner layout: left-padded prompt ending in sep, completion ending in eos', () => {
