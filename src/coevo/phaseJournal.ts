@@ -105,6 +105,11 @@ export class PhaseJournal implements BatchRunner {
     return this.results.length;
   }
 
+  /** Batches held by the last durable save: a reload takes the phase up there (SAVE_COST_RATIO says how far behind `batches` it may be). */
+  get saved(): number {
+    return this.savedBatches;
+  }
+
   /** Batches the resumed phase replays from its save (0 when it started fresh). */
   get replayed(): number {
     return this.opts.resume?.batches ?? 0;

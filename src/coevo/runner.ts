@@ -71,6 +71,8 @@ export interface CoevoProgress {
   replayed?: number;
   /** Batches of the phase passed so far (replayed ones included). */
   batches?: number;
+  /** Batches of the phase durably saved: where a reload now would take it up. */
+  saved?: number;
   /** Set when this tab's worker drives the run (holds it), as opposed to showing it from the store. */
   drivenHere?: boolean;
   /** Set when another tab drives the run and this one only watches it (the driver's tab id and when it opened). */
@@ -349,6 +351,7 @@ export class CoevoRunner {
       loss: p.loss ?? this.snapshot.loss,
       reward: p.reward ?? this.snapshot.reward,
       batches: this.journal?.batches,
+      saved: this.journal?.saved,
     };
     this.emit();
   }

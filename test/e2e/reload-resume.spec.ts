@@ -72,7 +72,7 @@ function moments(seed: number, n: number): Moment[] {
   });
 }
 
-test(`a run reloaded ${RELOADS} times at random moments continues by itself within a batch and ends as an uninterrupted run`, async ({ page }) => {
+test(`a run reloaded ${RELOADS} times at random moments continues by itself from its last save and ends as an uninterrupted run`, async ({ page }) => {
   test.setTimeout(RELOADS > 3 ? 1_800_000 : 600_000);
   await open(page);
   const t0 = Date.now();
@@ -95,12 +95,13 @@ test(`a run reloaded ${RELOADS} times at random moments continues by itself with
     await open(page);
     // Taken up by itself: running again, without any click.
     const after = await waitFor(page, runId, (p) => p.state === 'done' || (p.state === 'running' && (p.replayed !== undefined || p.done > 0 || p.phaseIndex !== before.phaseIndex)), 60_000);
-    const line = `${before.phase}#${before.phaseIndex} at batch ${before.batches ?? 0} (${before.done}/${before.total}) → ${after.phase}#${after.phaseIndex} resumed after ${after.replayed ?? 0} batches`;
+    const line = `${before.phase}#${before.phaseIndex} at batch ${before.batches ?? 0}, saved ${before.saved ?? 0} (${before.done}/${before.total}) → ${after.phase}#${after.phaseIndex} resumed after ${after.replayed ?? 0} batches`;
     seen.push(line);
     if (after.phaseIndex === before.phaseIndex && before.phase) {
       phases.add(before.phase);
-      // Within one batch of where the page last saw it (nothing is ever ahead of what was done).
-      expect(after.replayed ?? 0, line).toBeGreaterThanOrEqual((before.batches ?? 0) - 1);
+      // Nothing saved is lost. How far the save may lag the batches is the journal's policy (SAVE_COST_RATIO):
+      // every batch when batches are slow against a save, fewer when a loaded machine makes saves slow.
+      expect(after.replayed ?? 0, line).toBeGreaterThanOrEqual(before.saved ?? 0);
     } else expect(after.phaseIndex, line).toBeGreaterThanOrEqual(before.phaseIndex);
   }
   console.log(`reloads:\n  ${seen.join('\n  ')}\nphase types reloaded inside: ${[...phases].join(', ')}`);

@@ -111,12 +111,17 @@ describe('PhaseJournal', () => {
         saves.push(s.batches);
       },
     });
+    const saved: number[] = [];
     for (let i = 0; i < 12; i++) {
       pausing = i === 9;
       await journal.batch(async () => i);
+      saved.push(journal.saved);
     }
     // Batches take 10, a save 5: after the first save, the next waits 10 × 5; the pause adds one at batch 9.
     expect(saves).toEqual([1, 6, 9]);
+    // What a reload would take up: the last save made before each batch, behind the batches passed.
+    expect(saved).toEqual([0, 1, 1, 1, 1, 1, 6, 6, 6, 9, 9, 9]);
+    expect(journal.batches).toBe(12);
   });
 
   it('refuses a damaged save with a clear message', () => {
