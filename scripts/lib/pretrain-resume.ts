@@ -4,7 +4,7 @@
  * each new checkpoint the app hands out so that a kill at any moment leaves
  * the previous one whole, and removing them once the models are written.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { BaseModelName, PretrainCheckpointFile } from '../../src/pretrain/baseTypes';
 import { CHECKPOINT_EVERY, readResumeHeader, resumeFileName, resumeMismatch } from '../../src/pretrain/resumeKey';
@@ -53,9 +53,26 @@ export function checkpointsToResume(args: PretrainArgs): Resumption | null {
     out.notes.push(`the ${model} continues from ${header.stage} step ${header.step} of ${header.steps} (${path}).`);
   }
   if (Object.keys(out.files).length === 0) {
-    throw new RunFailure(2, `there is no checkpoint to resume in ${dir} (looked for ${args.models.map((m) => resumeFileName(args.preset, m)).join(' and ')}); run without --resume to start afresh.`);
+    const others = otherCheckpoints(dir);
+    const next = others.length > 0 ? `it holds ${others.join('; ')}: resume with those options` : 'run without --resume to start afresh';
+    throw new RunFailure(2, `there is no checkpoint to resume in ${dir} (looked for ${args.models.map((m) => resumeFileName(args.preset, m)).join(' and ')}); ${next}.`);
   }
   return out;
+}
+
+/** The readable checkpoints `dir` holds, each with the options that resume it (a demo run resumed without --preset demo looks for tiny's). */
+function otherCheckpoints(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.resume.safetensors'))
+    .flatMap((f) => {
+      try {
+        const { key } = readResumeHeader(readFileSync(join(dir, f)));
+        return [`${f} (--preset ${key.preset} --only ${key.model} --seed ${key.seed} --scale ${key.scale} --backend ${key.backend})`];
+      } catch {
+        return []; // not a checkpoint: nothing to suggest
+      }
+    });
 }
 
 /** Checkpoints already in the output folder that a fresh run will replace (the log mentions them: --resume would have continued them). */

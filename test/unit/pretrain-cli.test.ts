@@ -191,7 +191,12 @@ describe('pretraining checkpoints on disk', () => {
     expect(() => checkpointsToResume(args({ resume: dir, models: ['planner'], seed: 2, backend: 'webgpu' }))).toThrow(/backend: the checkpoint has "wasm", this run "webgpu"/);
     writeFileSync(join(dir, 'tiny-planner.resume.safetensors'), Buffer.from('not a checkpoint at all'));
     expect(() => checkpointsToResume(args({ resume: dir, models: ['planner'] }))).toThrow(/cannot be resumed: not a pretraining checkpoint/);
-    expect(() => checkpointsToResume(args({ resume: dir, models: ['grounder'] }))).toThrow(/no checkpoint to resume in .*tiny-grounder.resume.safetensors/);
+    expect(() => checkpointsToResume(args({ resume: dir, models: ['grounder'] }))).toThrow(/no checkpoint to resume in .*tiny-grounder.resume.safetensors\); run without --resume/);
+    // Another preset's checkpoint there: the message names the options that resume it.
+    writeFileSync(join(dir, 'tiny-planner.resume.safetensors'), resumeFile(header('planner', 3)));
+    expect(() => checkpointsToResume(args({ resume: dir, models: ['grounder'] }))).toThrow(
+      /it holds tiny-planner\.resume\.safetensors \(--preset tiny --only planner --seed 3 --scale 0.02 --backend wasm\): resume with those options\./,
+    );
   });
 
   it('replaces a kept checkpoint by renaming a whole new file over it, and removes them when the run is done', () => {
