@@ -23,21 +23,21 @@ function screenTexts(screen: Screen): string[] {
 const PERCENTAGES = Array.from({ length: 101 }, (_, i) => `${i}%`);
 
 /** What a SELECT may choose beyond the screen's texts: visible dropdowns' options, and percentages where a slider shows. */
-function screenChoices(screen: Screen): string[] {
-  const shown = visibleElements(screen);
+function screenChoices(screen: Screen, shown = visibleElements(screen)): string[] {
   const options = shown.flatMap((e) => (e.role === 'dropdown' ? (e.options ?? []) : []));
   return shown.some((e) => e.role === 'slider') ? [...options, ...PERCENTAGES] : options;
 }
 
 export function constraintSource(screen: Screen, goal: string): ConstraintSource {
   const purposes = screen.elements.flatMap((e) => (e.purpose ? [e.purpose] : []));
-  const referents: Referent[] = visibleElements(screen).map((e) => ({
+  const shown = visibleElements(screen);
+  const referents: Referent[] = shown.map((e) => ({
     texts: [e.text, e.label].filter((t): t is string => t !== undefined),
     ...(e.icon ? { icon: ICON_WORDS[e.icon] } : {}),
     roleWords: rolesNaming(e.role).map((r) => ROLE_WORDS[r]),
     actions: actionsOn(e.role),
   }));
-  return { goal, screenTexts: screenTexts(screen), purposes, referents, choices: screenChoices(screen) };
+  return { goal, screenTexts: screenTexts(screen), purposes, referents, choices: screenChoices(screen, shown) };
 }
 
 /** One constraint per (screen, goal), shared by the rows that decode it (a GRPO group). */

@@ -99,8 +99,8 @@ function selectOn(state: WorldState, lay: Layout<unknown>, el: UIElement, option
     const lv = parseLevel(option);
     return lv === undefined ? state : withApp(state, h.level(s, lv));
   }
-  if (el.role === 'dropdown' && h?.select && h.options) {
-    const opt = h.options.find((o) => o.toLowerCase() === option.trim().toLowerCase());
+  if (el.role === 'dropdown' && h?.select && el.options) {
+    const opt = el.options.find((o) => o.toLowerCase() === option.trim().toLowerCase());
     return opt === undefined ? state : withApp(state, h.select(s, opt));
   }
   if (el.role === 'option' && el.parent) {

@@ -21,7 +21,6 @@ export interface Handlers<S> {
   click?: Update<S>;
   type?: (s: S, text: string) => S;
   select?: (s: S, option: string) => S;
-  options?: string[];
   level?: (s: S, level: number) => S;
 }
 
@@ -257,7 +256,7 @@ function place<S>(c: Ctx<S>, w: Widget<S>, box: Box): void {
         emit(
           c,
           { id: w.id, role: 'dropdown', box: field, text: fitText(w.value, field.w - 12, st), label: w.label, options: w.options, state: { value: w.value, expanded: c.ui.expanded === w.id }, interactive: true, style: st },
-          { select: w.onSelect, options: w.options },
+          { select: w.onSelect },
         );
       }
       return;
@@ -512,9 +511,9 @@ export function layoutView<S>(view: View<S>, platform: Platform, variant: AppVar
   // An open dropdown lists its options below (or above) itself, on top of everything.
   const dd = ui.expanded ? elements.find((e) => e.id === ui.expanded && e.role === 'dropdown' && e.interactive) : undefined;
   const ddh = dd ? c.handlers[dd.id] : undefined;
-  if (dd && ddh?.options && ddh.select) {
+  if (dd?.options && ddh?.select) {
     const st = styleOf(c, 'body');
-    const opts = ddh.options;
+    const opts = dd.options;
     const ow = Math.min(W - 2, Math.max(dd.box.w, Math.max(...opts.map((o) => textWidth(o, st))) + 2 * m.pad));
     const oh = opts.length * m.option;
     const below = dd.box.y + dd.box.h + 1;
