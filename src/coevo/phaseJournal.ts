@@ -25,7 +25,7 @@
  * a batch changes in place is declared with train().
  */
 import type { Random } from '../learn/random';
-import type { TensorData } from '../models/checkpoint';
+import type { TensorData } from '../models/safetensors';
 import { restoreOptimizer, saveOptimizer, type OptimizerState } from '../models/optimizerState';
 import type { Params } from '../models/params';
 import type * as tf from '../models/tf';

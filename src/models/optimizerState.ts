@@ -8,7 +8,7 @@
  */
 import * as tf from './tf';
 import { FlatAdam } from './flatAdam';
-import type { TensorData } from './checkpoint';
+import type { TensorData } from './safetensors';
 import type { Params } from './params';
 
 export interface OptimizerState {

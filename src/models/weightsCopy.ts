@@ -3,7 +3,7 @@
  * beside its optimizer's state (pretraining's loopState, and a co-evolution
  * phase's mid-phase saves in coevo/phaseJournal.ts).
  */
-import type { TensorData } from './checkpoint';
+import type { TensorData } from './safetensors';
 import type { Params } from './params';
 import * as tf from './tf';
 

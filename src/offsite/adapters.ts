@@ -8,7 +8,8 @@
  *   and its harmonizer has no counterpart in M).
  * Nothing else may be inside: checkAdapters fails on any other name.
  */
-import { decodeSafetensors, encodeSafetensors, parseConfig, type TensorData } from '../models/checkpoint';
+import { parseConfig } from '../models/checkpoint';
+import { decodeSafetensors, encodeSafetensors, type TensorData } from '../models/safetensors';
 import { modelUnits, sandwich, type OffsiteModelConfig } from './units';
 
 export type AdapterKind = 'end-units' | 'lora';

@@ -15,7 +15,8 @@
  * (buildEmulator) or from the shipped bytes (readEmulator); both check that
  * no replaced unit's weights are inside.
  */
-import { decodeSafetensors, encodeSafetensors, parseConfig, type TensorData } from '../models/checkpoint';
+import { parseConfig } from '../models/checkpoint';
+import { decodeSafetensors, encodeSafetensors, type TensorData } from '../models/safetensors';
 import type { ParamMap } from '../models/params';
 import { lowRankFactors, multiply, rankAt } from './svd';
 import { modelUnits, sandwich, type OffsiteModelConfig, type Unit } from './units';

@@ -12,7 +12,7 @@
  * cheap: drawing a batch is host work of milliseconds, a training step is
  * not. The loop's record (losses so far) travels as JSON.
  */
-import type { TensorData } from '../models/checkpoint';
+import type { TensorData } from '../models/safetensors';
 import type { Params } from '../models/params';
 import type * as tf from '../models/tf';
 import { copyWeights } from '../models/weightsCopy';

@@ -5,7 +5,7 @@
  * loop's step and record as JSON. One file, so that writing it to a temp
  * name and renaming it replaces the previous checkpoint all at once.
  */
-import { decodeSafetensors, encodeSafetensors, type TensorData } from '../models/checkpoint';
+import { decodeSafetensors, encodeSafetensors, type TensorData } from '../models/safetensors';
 import type { OptimizerState } from '../models/optimizerState';
 import type { LoopCheckpoints, LoopState } from './loopState';
 import type { RecipeOptions } from './recipeTypes';

@@ -6,7 +6,7 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { GroupRecord } from '../coevo/groupRecords';
 import type { PhaseCursor, PhaseName, StepSample } from '../coevo/records';
-import type { TensorData } from '../models/checkpoint';
+import type { TensorData } from '../models/safetensors';
 import type { OptimizerState } from '../models/optimizerState';
 
 export const DB_NAME = 'coevo';

@@ -5,7 +5,7 @@
 import type { CurationNote, PhaseName, StepSample } from '../../src/coevo/records';
 import type { CheckpointRecord, PhaseRecord, RunRecord, ScreenRecord, TrajectoryRecord } from '../../src/store/schema';
 import type { RefStyle, Task } from '../../src/world/types';
-import { encodeSafetensors } from '../../src/models/checkpoint';
+import { encodeSafetensors } from '../../src/models/safetensors';
 
 export function coevoRun(id: string, createdAt = 1_000): RunRecord {
   return { id, kind: 'coevo', name: `coevo ${id}`, createdAt, status: 'running', backend: 'wasm', seed: 1, config: { preset: 'tiny', iterations: 2, coevo: true, beta: 0.01 } };

@@ -10,7 +10,8 @@ import { grounderExampleBatch, grounderTensors } from '../../src/models/grounder
 import { plannerExampleBatch, plannerTensors } from '../../src/models/plannerData';
 import { createLora, DEFAULT_LORA, loraParamCounts, loraParams, loraTrainables, mergeLora, unmergeLora, disposeLora } from '../../src/models/lora';
 import { countTrainable, disposeParams, snapshot } from '../../src/models/params';
-import { decodeSafetensors, encodeSafetensors, exportCheckpoint, importCheckpoint } from '../../src/models/checkpoint';
+import { exportCheckpoint, importCheckpoint } from '../../src/models/checkpoint';
+import { decodeSafetensors, encodeSafetensors } from '../../src/models/safetensors';
 import { loadCheckpoint, memoryCheckpointStore, saveCheckpoint } from '../../src/models/checkpointStore';
 
 beforeAll(async () => {

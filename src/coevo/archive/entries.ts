@@ -1,6 +1,6 @@
 /** The binary entries of an export: screens (PNG) and checkpoints (safetensors beside a JSON record). */
 import { strFromU8 } from 'fflate';
-import { decodeSafetensors } from '../../models/checkpoint';
+import { decodeSafetensors } from '../../models/safetensors';
 import type { CheckpointRecord, ScreenRecord } from '../../store/schema';
 import { Fields } from './fields';
 import { checkpointPath, invalid, parse, show } from './format';
