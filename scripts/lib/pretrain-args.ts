@@ -19,12 +19,19 @@ export interface PretrainArgs {
   measure: string | null;
   /** A folder whose base model (--only) the run tunes (PLANNER_TUNE_RECIPES, GROUNDER_TUNE) instead of training one from the seed, or null. */
   tune: string | null;
+  /** Folders whose base models (--only) are averaged into one and measured (a uniform soup), or null. */
+  soup: string[] | null;
   /** A folder whose checkpoints (<preset>-<model>.resume.safetensors) the run continues from, or null. */
   resume: string | null;
   /** Training steps between two checkpoints for every model, or null for each model's own (CHECKPOINT_EVERY); 0: none. */
   checkpointEvery: number | null;
   /** Share of the grounder's pretraining examples from real-DOM training pages, 0 ≤ x ≤ 1 (0: the world's screens only). */
   realShare: number;
+}
+
+/** --measure and --soup measure weights made earlier: no training, so no checkpoints. */
+export function trainsNothing(args: PretrainArgs): boolean {
+  return args.measure !== null || args.soup !== null;
 }
 
 export type ParsedPretrainArgs = { help: true } | { help: false; args: PretrainArgs };
@@ -50,6 +57,11 @@ usage: npm run pretrain -- [options]
                     planner: SFT only, adding the preset's copy gate if it has none. The grounder:
                     600 steps on whole screens at 5e-4 (a sixth of its pretraining rate), with
                     --real-share if given
+  --soup DIR,DIR[,DIR…]
+                    with --only MODEL: train nothing; average that base model's weights over the
+                    folders (a uniform soup of models tuned from one start, e.g. --tune runs with
+                    different --seed) and measure the mean like --measure; the manifest names the
+                    models it averaged
   --checkpoint-every N
                     every N training steps, keep a checkpoint to resume from in --out as
                     <preset>-<model>.resume.safetensors (weights, Adam state, steps done), replaced
@@ -67,7 +79,7 @@ usage: npm run pretrain -- [options]
 
 Exit status: 0 done, 1 training or the browser failed, 2 bad arguments.`;
 
-const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure', 'tune', 'resume', 'checkpoint-every', 'real-share'] as const;
+const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure', 'tune', 'soup', 'resume', 'checkpoint-every', 'real-share'] as const;
 
 export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
@@ -88,12 +100,20 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   const tune = given.get('tune') ?? null;
   if (tune !== null && only === undefined) throw new UsageError('--tune continues one base model; give --only planner or --only grounder with it.');
   if (tune !== null && measure !== null) throw new UsageError('--measure trains nothing, so there is nothing to --tune; give one of them.');
+  const soupRaw = given.get('soup');
+  const soup = soupRaw === undefined ? null : soupRaw.split(',').map((d) => d.trim());
+  if (soup !== null) {
+    if (only === undefined) throw new UsageError('--soup averages one base model; give --only planner or --only grounder with it.');
+    if (soup.length < 2 || soup.some((d) => d === '')) throw new UsageError(`--soup needs two or more folders separated by commas, got "${soupRaw}".`);
+    const other = [measure !== null && '--measure', tune !== null && '--tune', resume !== null && '--resume'].find(Boolean);
+    if (other) throw new UsageError(`--soup measures an average and trains nothing, so it does not go with ${other}; give one of them.`);
+  }
   const everyRaw = given.get('checkpoint-every');
   const shareRaw = given.get('real-share') ?? '0';
   const realShare = shareRaw.trim() === '' ? NaN : Number(shareRaw);
   if (!(realShare >= 0 && realShare <= 1)) throw new UsageError(`--real-share must be a number with 0 ≤ X ≤ 1 (the share of the grounder's examples from real-DOM pages), got "${shareRaw}".`);
   if (realShare > 0 && only === 'planner') throw new UsageError('--real-share mixes real pages into the grounder\'s pretraining; --only planner does not train it.');
-  if (realShare > 0 && measure !== null) throw new UsageError('--measure trains nothing, so there is nothing to mix --real-share into; give one of them.');
+  if (realShare > 0 && (measure !== null || soup !== null)) throw new UsageError(`${soup !== null ? '--soup' : '--measure'} trains nothing, so there is nothing to mix --real-share into; give one of them.`);
   return {
     help: false,
     args: {
@@ -106,6 +126,7 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
       scale,
       measure,
       tune,
+      soup,
       resume,
       checkpointEvery: everyRaw === undefined ? null : nonNegativeInteger('checkpoint-every', everyRaw),
       realShare,

@@ -8,12 +8,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join, resolve } from 'node:path';
 import type { BaseModelName, PretrainCheckpointFile } from '../../src/pretrain/baseTypes';
 import { CHECKPOINT_EVERY, readResumeHeader, resumeFileName, resumeMismatch } from '../../src/pretrain/resumeKey';
-import type { PretrainArgs } from './pretrain-args';
+import { trainsNothing, type PretrainArgs } from './pretrain-args';
 import { RunFailure } from './run-failure';
 
 /** Steps between checkpoints per model: --checkpoint-every for all, or each model's own; none when measuring. */
 export function checkpointIntervals(args: PretrainArgs): Partial<Record<BaseModelName, number>> {
-  if (args.measure !== null) return {};
+  if (trainsNothing(args)) return {};
   return Object.fromEntries(args.models.map((m) => [m, args.checkpointEvery ?? CHECKPOINT_EVERY[m]]));
 }
 
@@ -77,7 +77,7 @@ function otherCheckpoints(dir: string): string[] {
 
 /** Checkpoints already in the output folder that a fresh run will replace (the log mentions them: --resume would have continued them). */
 export function checkpointsReplaced(args: PretrainArgs, outDir: string): string[] {
-  if (args.resume !== null || args.measure !== null) return [];
+  if (args.resume !== null || trainsNothing(args)) return [];
   return args.models.map((m) => join(outDir, resumeFileName(args.preset, m))).filter((p) => existsSync(p));
 }
 

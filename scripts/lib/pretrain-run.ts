@@ -8,10 +8,12 @@ import { join, resolve } from 'node:path';
 import { RunFailure, unwritable } from './run-failure';
 import { withServedApp, type AppEnvironment } from './served-app';
 import { formatDuration, progressBar, type ProgressPrinter } from './progress';
-import type { PretrainArgs } from './pretrain-args';
+import { trainsNothing, type PretrainArgs } from './pretrain-args';
+import { soupCheckpoints } from '../../src/pretrain/soup';
+import { crc32 } from '../../src/bytes/crc32';
 import { checkpointIntervals, checkpointsReplaced, checkpointsToResume, keepCheckpoint, removeCheckpoints } from './pretrain-resume';
 import type { BrowserApp } from './browser-app';
-import { baseFileName, manifestFileName, mergeManifests, remeasuredManifest, tunedManifest, type BaseManifest, type BaseModelName, type PretrainOptions, type PretrainStatus } from '../../src/pretrain/baseTypes';
+import { baseFileName, manifestFileName, mergeManifests, remeasuredManifest, soupManifest, tunedManifest, type BaseManifest, type SoupIngredient, type BaseModelName, type PretrainOptions, type PretrainStatus } from '../../src/pretrain/baseTypes';
 
 export interface PretrainEnvironment extends AppEnvironment {
   pollMs?: number;
@@ -66,6 +68,25 @@ function readManifest(path: string, printer: ProgressPrinter): BaseManifest | nu
   return null;
 }
 
+/** The models `--soup DIR,DIR,…` averages (the one model --only names), each with the manifest beside it, and their mean. */
+function soupToMeasure(args: PretrainArgs, printer: ProgressPrinter): { ingredients: SoupIngredient[]; mean: Uint8Array } | null {
+  const dirs = args.soup;
+  if (dirs === null) return null;
+  const model = args.models[0];
+  const paths = dirs.map((d) => join(resolve(d), baseFileName(args.preset, model)));
+  const missing = paths.find((p) => !existsSync(p));
+  if (missing) throw new RunFailure(2, `there is no base ${model} to average at ${missing}; each --soup folder must hold ${baseFileName(args.preset, model)}.`);
+  const files = paths.map((p) => new Uint8Array(readFileSync(p)));
+  let mean: Uint8Array;
+  try {
+    mean = soupCheckpoints(files, paths);
+  } catch (e) {
+    throw new RunFailure(2, `cannot average the ${model}s: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const ingredients = files.map((f, i) => ({ bytes: f.length, crc32: crc32(f), beside: readManifest(join(resolve(dirs[i]), manifestFileName(args.preset)), printer) }));
+  return { ingredients, mean };
+}
+
 /** The weights `--measure DIR` hands the recipes, base64 as they cross page.evaluate. */
 function weightsToMeasure(args: PretrainArgs): PretrainOptions['measure'] {
   if (args.measure === null) return undefined;
@@ -112,7 +133,8 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
   const outDir = resolve(args.out);
   const blocked = unwritable(outDir);
   if (blocked) throw new RunFailure(2, `cannot write the base models to ${outDir}: ${blocked}. Pass another --out.`);
-  const measure = weightsToMeasure(args);
+  const soup = soupToMeasure(args, printer);
+  const measure = soup ? { [args.models[0]]: Buffer.from(soup.mean).toString('base64') } : weightsToMeasure(args);
   const tune = weightsToTune(args);
   const resumption = checkpointsToResume(args);
   for (const note of resumption?.notes ?? []) printer.log(note);
@@ -151,7 +173,7 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
     const { files } = result;
     mkdirSync(outDir, { recursive: true });
     const mpath = join(outDir, manifestFileName(args.preset));
-    const made = args.measure !== null ? remeasuredManifest(readManifest(join(resolve(args.measure), manifestFileName(args.preset)), printer), result.manifest) : args.tune !== null ? tunedManifest(result.manifest, readManifest(join(resolve(args.tune), manifestFileName(args.preset)), printer)) : result.manifest;
+    const made = soup ? soupManifest(result.manifest, soup.ingredients) : args.measure !== null ? remeasuredManifest(readManifest(join(resolve(args.measure), manifestFileName(args.preset)), printer), result.manifest) : args.tune !== null ? tunedManifest(result.manifest, readManifest(join(resolve(args.tune), manifestFileName(args.preset)), printer)) : result.manifest;
     const manifest = mergeManifests(readManifest(mpath, printer), made);
     const written: string[] = [];
     for (const f of files) {
@@ -161,7 +183,7 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
     }
     writeFileSync(mpath, JSON.stringify(manifest, null, 2) + '\n');
     written.push(mpath);
-    if (args.measure === null) removeCheckpoints(outDir, args.preset, args.models);
+    if (!trainsNothing(args)) removeCheckpoints(outDir, args.preset, args.models);
     return { manifest, written, wallSeconds: (performance.now() - startedAt) / 1000 };
   });
 }

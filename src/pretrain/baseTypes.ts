@@ -108,6 +108,8 @@ export interface BaseModelEntry {
   data?: BaseDataMix;
   /** A tuned planner (`--tune`): the file it started from, and that file's own entry where its manifest had one. */
   tunedFrom?: TunedFrom;
+  /** A soup (`--soup`): the files whose weights it averages, each with its own entry where its manifest had one. */
+  soupOf?: TunedFrom[];
 }
 
 export interface TunedFrom {
@@ -184,6 +186,31 @@ export function remeasuredManifest(earlier: BaseManifest | null, next: BaseManif
     ...earlier,
     models: [...earlier.models.map(kept), ...next.models.filter((m) => !known.has(m.model))],
     figures: [...next.figures, ...earlier.figures.filter((f) => !measured.has(f.model))],
+  };
+}
+
+/** One model a soup averages, as `npm run pretrain -- --soup` read it: its size, checksum and the manifest beside it. */
+export interface SoupIngredient {
+  bytes: number;
+  crc32: number;
+  beside: BaseManifest | null;
+}
+
+/**
+ * The manifest after `--soup`: the measured mean's entry (no training steps
+ * of its own) records each model it averages, with that model's entry from
+ * the manifest beside it when the byte counts agree.
+ */
+export function soupManifest(made: BaseManifest, ingredients: readonly SoupIngredient[]): BaseManifest {
+  return {
+    ...made,
+    models: made.models.map((m) => ({
+      ...m,
+      soupOf: ingredients.map(({ bytes, crc32, beside }) => {
+        const own = beside?.models.find((e) => e.model === m.model && e.bytes === bytes);
+        return own && beside ? { bytes, crc32, entry: withProvenance(beside, own) } : { bytes, crc32 };
+      }),
+    })),
   };
 }
 

@@ -7,14 +7,14 @@ import { checkpointIntervals, checkpointsReplaced, checkpointsToResume, keepChec
 import { RESUME_FILE_FORMAT, RESUME_FORMAT, type ResumeHeader } from '../../src/pretrain/resumeKey';
 import { figureTable } from '../../scripts/lib/pretrain-run';
 import { shippedBaseLoader } from '../../workers/baseModels';
-import { mergeManifests, remeasuredManifest, tunedManifest, type BaseManifest } from '../../src/pretrain/baseTypes';
+import { mergeManifests, remeasuredManifest, soupManifest, tunedManifest, type BaseManifest } from '../../src/pretrain/baseTypes';
 
 describe('npm run pretrain arguments', () => {
   it('defaults to both tiny models on wasm into public/base', () => {
     const p = parsePretrainArgs([]);
     expect(p).toEqual({
       help: false,
-      args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1, measure: null, tune: null, resume: null, checkpointEvery: null, realShare: 0 },
+      args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1, measure: null, tune: null, soup: null, resume: null, checkpointEvery: null, realShare: 0 },
     });
   });
 
@@ -30,6 +30,8 @@ describe('npm run pretrain arguments', () => {
     if (!t.help) expect(t.args).toMatchObject({ models: ['planner'], tune: 'public/base', out: '/tmp/tuned' });
     const g = parsePretrainArgs(['--only', 'grounder', '--tune', 'public/base', '--real-share', '0.5', '--out', '/tmp/tuned']);
     if (!g.help) expect(g.args).toMatchObject({ models: ['grounder'], tune: 'public/base', realShare: 0.5 });
+    const s = parsePretrainArgs(['--only', 'planner', '--soup', '/tmp/a, /tmp/b,/tmp/c', '--out', '/tmp/soup']);
+    if (!s.help) expect(s.args).toMatchObject({ models: ['planner'], soup: ['/tmp/a', '/tmp/b', '/tmp/c'], out: '/tmp/soup' });
     const o = parsePretrainArgs(['--resume', '/tmp/run', '--out', '/tmp/other', '--checkpoint-every=0']);
     if (!o.help) expect(o.args).toMatchObject({ resume: '/tmp/run', out: '/tmp/other', checkpointEvery: 0 });
   });
@@ -47,6 +49,12 @@ describe('npm run pretrain arguments', () => {
     [['--resume', 'a', '--measure', 'b'], /nothing to --resume/],
     [['--tune', 'public/base'], /give --only planner or --only grounder/],
     [['--only', 'planner', '--tune', 'a', '--measure', 'b'], /nothing to --tune/],
+    [['--soup', 'a,b'], /--soup averages one base model; give --only/],
+    [['--only', 'planner', '--soup', 'a'], /two or more folders/],
+    [['--only', 'planner', '--soup', 'a,,b'], /two or more folders/],
+    [['--only', 'planner', '--soup', 'a,b', '--tune', 'c'], /does not go with --tune/],
+    [['--only', 'planner', '--soup', 'a,b', '--resume', 'c'], /does not go with --resume/],
+    [['--only', 'grounder', '--soup', 'a,b', '--real-share', '0.3'], /--soup trains nothing/],
   ])('refuses %j', (argv, message) => {
     expect(() => parsePretrainArgs(argv)).toThrow(message);
   });
@@ -127,6 +135,23 @@ describe('merging manifests', () => {
     const grounder: BaseManifest = { ...planner, createdAt: 'now', models: [{ ...entry('grounder', 600), tunedFrom: { bytes: entry('grounder', 3000).bytes, crc32: 9 } }] };
     expect(tunedManifest(grounder, beside).models[0].tunedFrom?.entry).toMatchObject({ model: 'grounder', steps: 3000 });
   });
+
+  it('after --soup, the mean names every model it averages, with its entry where the manifest beside it describes it', () => {
+    const made: BaseManifest = { ...planner, createdAt: 'now', models: [{ ...entry('planner', 0), wallSeconds: 60 }] };
+    const size = entry('planner', 400).bytes;
+    const m = soupManifest(made, [
+      { bytes: size, crc32: 1, beside: planner },
+      { bytes: size, crc32: 2, beside: null },
+      { bytes: size + 4, crc32: 3, beside: planner },
+    ]);
+    expect(m.models[0].soupOf).toEqual([
+      { bytes: size, crc32: 1, entry: { ...entry('planner', 400), seed: 1, backend: 'wasm', scale: 1, createdAt: 'earlier' } },
+      { bytes: size, crc32: 2 },
+      { bytes: size + 4, crc32: 3 },
+    ]);
+    expect(m.figures).toEqual(made.figures);
+    expect(m.models[0].steps).toBe(0);
+  });
 });
 
 describe('shipped base loader', () => {
@@ -156,7 +181,7 @@ describe('pretraining checkpoints on disk', () => {
     dirs.push(d);
     return d;
   };
-  const args = (over: Partial<PretrainArgs>): PretrainArgs => ({ preset: 'tiny', seed: 1, out: 'out', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 0.02, measure: null, tune: null, resume: null, checkpointEvery: null, realShare: 0, ...over });
+  const args = (over: Partial<PretrainArgs>): PretrainArgs => ({ preset: 'tiny', seed: 1, out: 'out', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 0.02, measure: null, tune: null, soup: null, resume: null, checkpointEvery: null, realShare: 0, ...over });
   /** A resume file's header, as the app writes it (a safetensors file with no tensors). */
   const resumeFile = (h: ResumeHeader): Buffer => {
     const json = Buffer.from(JSON.stringify({ __metadata__: { format: RESUME_FILE_FORMAT, header: JSON.stringify(h) } }));
@@ -170,6 +195,7 @@ describe('pretraining checkpoints on disk', () => {
     expect(checkpointIntervals(args({}))).toEqual({ grounder: 25, planner: 50 });
     expect(checkpointIntervals(args({ checkpointEvery: 7, models: ['planner'] }))).toEqual({ planner: 7 });
     expect(checkpointIntervals(args({ measure: 'public/base' }))).toEqual({});
+    expect(checkpointIntervals(args({ soup: ['a', 'b'], models: ['planner'] }))).toEqual({});
   });
 
   it('resumes the models that have a checkpoint, and says where each continues', () => {
