@@ -112,10 +112,11 @@ export interface BaseModelEntry {
   soupOf?: TunedFrom[];
 }
 
+/** A model file another was made from (the start of a tune, or one of a soup's ingredients). */
 export interface TunedFrom {
   bytes: number;
   crc32: number;
-  /** The start's entry in the manifest beside it (`npm run pretrain` adds it when the byte counts agree). */
+  /** That file's entry in the manifest beside it (`npm run pretrain` adds it when the byte counts agree). */
   entry?: Omit<BaseModelEntry, 'tunedFrom'> & { tunedFrom?: TunedFrom };
 }
 
