@@ -171,17 +171,21 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
           opts.clipNorm,
         );
       });
-      const metrics = [loss, kept.kl, kept.clip].filter((t): t is tf.Scalar => t !== undefined);
-      const [lossV, klV, clipV] = await Promise.all(metrics.map((t) => t.data()));
-      tf.dispose(metrics);
+      const { kl, clip } = kept;
+      if (!kl || !clip) throw new Error('plannerGrpoStep: the loss was never computed');
+      // One read-back for the three figures: each data() waits for the device.
+      const stats = tf.stack([loss, kl, clip]);
+      tf.dispose([loss, kl, clip]);
+      const [lossV, klV, clipV] = await stats.data();
+      stats.dispose();
 
       return {
-        loss: lossV[0],
+        loss: lossV,
         meanReward: rewards.reduce((a, r) => a + r.total, 0) / n,
         informativeGroups: adv.informative,
         groups: adv.groups,
-        kl: klV[0],
-        clipFraction: clipV[0],
+        kl: klV,
+        clipFraction: clipV,
         sizes: { promptLength: pl, decodeSteps: Math.max(...decoded.map((d) => d.tokens.length)), grounded: need.length },
         samples: decoded.map((d, i) => ({
           stateIndex: Math.floor(i / g),
