@@ -172,7 +172,10 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
         );
       });
       const { kl, clip } = kept;
-      if (!kl || !clip) throw new Error('plannerGrpoStep: the loss was never computed');
+      if (!kl || !clip) {
+        loss.dispose();
+        throw new Error('plannerGrpo: the loss was never computed');
+      }
       // One read-back for the three figures: each data() waits for the device.
       const stats = tf.stack([loss, kl, clip]);
       tf.dispose([loss, kl, clip]);
