@@ -19,6 +19,8 @@ export interface PretrainArgs {
   measure: string | null;
   /** A folder whose base model (--only) the run tunes (PLANNER_TUNE_RECIPES, GROUNDER_TUNE) instead of training one from the seed, or null. */
   tune: string | null;
+  /** With --tune: the smaller preset whose planner in that folder is grown into --preset's shape first (models/growPlanner.ts), or null. */
+  growFrom: 'tiny' | null;
   /** Folders whose base models (--only) are averaged into one and measured (a uniform soup), or null. */
   soup: string[] | null;
   /** A folder whose checkpoints (<preset>-<model>.resume.safetensors) the run continues from, or null. */
@@ -57,6 +59,10 @@ usage: npm run pretrain -- [options]
                     planner: SFT only, adding the preset's copy gate if it has none. The grounder:
                     600 steps on whole screens at 5e-4 (a sixth of its pretraining rate), with
                     --real-share if given
+  --grow-from tiny  with --preset demo --only planner --tune DIR: start from DIR's tiny planner,
+                    grown to demo's shape with the same function (twice as wide, one block deeper,
+                    the copies of each unit unequal so training can tell them apart), then run the
+                    demo tuning recipe
   --soup DIR,DIR[,DIR…]
                     with --only MODEL: train nothing; average that base model's weights over the
                     folders (a uniform soup of models tuned from one start, e.g. --tune runs with
@@ -79,7 +85,7 @@ usage: npm run pretrain -- [options]
 
 Exit status: 0 done, 1 training or the browser failed, 2 bad arguments.`;
 
-const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure', 'tune', 'soup', 'resume', 'checkpoint-every', 'real-share'] as const;
+const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure', 'tune', 'soup', 'resume', 'checkpoint-every', 'real-share', 'grow-from'] as const;
 
 export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
@@ -100,6 +106,12 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   const tune = given.get('tune') ?? null;
   if (tune !== null && only === undefined) throw new UsageError('--tune continues one base model; give --only planner or --only grounder with it.');
   if (tune !== null && measure !== null) throw new UsageError('--measure trains nothing, so there is nothing to --tune; give one of them.');
+  const growRaw = given.get('grow-from');
+  if (growRaw !== undefined) {
+    if (growRaw !== 'tiny') throw new UsageError(`--grow-from must be tiny (the only preset smaller than another), got "${growRaw}".`);
+    if (preset !== 'demo') throw new UsageError('--grow-from tiny grows a tiny planner into a bigger preset; give --preset demo with it.');
+    if (tune === null || only !== 'planner') throw new UsageError('--grow-from grows the planner it tunes; give --only planner and --tune DIR (the folder of the tiny planner) with it.');
+  }
   const soupRaw = given.get('soup');
   const soup = soupRaw === undefined ? null : soupRaw.split(',').map((d) => d.trim());
   if (soup !== null) {
@@ -126,6 +138,7 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
       scale,
       measure,
       tune,
+      growFrom: growRaw === undefined ? null : 'tiny',
       soup,
       resume,
       checkpointEvery: everyRaw === undefined ? null : nonNegativeInteger('checkpoint-every', everyRaw),

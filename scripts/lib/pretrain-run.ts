@@ -104,8 +104,9 @@ function weightsToMeasure(args: PretrainArgs): PretrainOptions['measure'] {
 function weightsToTune(args: PretrainArgs): PretrainOptions['tune'] {
   if (args.tune === null) return undefined;
   const model = args.models[0];
-  const path = join(resolve(args.tune), baseFileName(args.preset, model));
-  if (!existsSync(path)) throw new RunFailure(2, `there is no base ${model} to tune at ${path}; pass the folder that holds ${baseFileName(args.preset, model)}.`);
+  const from = args.growFrom ?? args.preset;
+  const path = join(resolve(args.tune), baseFileName(from, model));
+  if (!existsSync(path)) throw new RunFailure(2, `there is no base ${model} to tune at ${path}; pass the folder that holds ${baseFileName(from, model)}.`);
   return { [model]: readFileSync(path).toString('base64') };
 }
 
@@ -173,7 +174,7 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
     const { files } = result;
     mkdirSync(outDir, { recursive: true });
     const mpath = join(outDir, manifestFileName(args.preset));
-    const made = soup ? soupManifest(result.manifest, soup.ingredients) : args.measure !== null ? remeasuredManifest(readManifest(join(resolve(args.measure), manifestFileName(args.preset)), printer), result.manifest) : args.tune !== null ? tunedManifest(result.manifest, readManifest(join(resolve(args.tune), manifestFileName(args.preset)), printer)) : result.manifest;
+    const made = soup ? soupManifest(result.manifest, soup.ingredients) : args.measure !== null ? remeasuredManifest(readManifest(join(resolve(args.measure), manifestFileName(args.preset)), printer), result.manifest) : args.tune !== null ? tunedManifest(result.manifest, readManifest(join(resolve(args.tune), manifestFileName(args.growFrom ?? args.preset)), printer)) : result.manifest;
     const manifest = mergeManifests(readManifest(mpath, printer), made);
     const written: string[] = [];
     for (const f of files) {

@@ -7,7 +7,8 @@
  * the evaluation there can change without touching checkpoints, and
  * checkpoints without touching the evaluation.
  */
-import { exportCheckpoint } from '../models/checkpoint';
+import { exportCheckpoint, importCheckpoint } from '../models/checkpoint';
+import { growPlanner, growthProblem } from '../models/growPlanner';
 import { fitCopyGate, initPlanner, type PlannerConfig } from '../models/planner';
 import { crc32 } from '../bytes/crc32';
 import { measuredPlanner } from './measuredWeights';
@@ -41,9 +42,30 @@ export function scaledPlannerRecipe(preset: BasePreset, seed: number, scale: num
   return { ...recipe, seed, pretrainSteps: Math.round(recipe.pretrainSteps * scale), sftSteps: Math.round(recipe.sftSteps * scale) };
 }
 
-/** A base planner's weights to tune: the preset's shape but for the copy gate, which is added if it has none. */
-function tunedWeights(bytes: Uint8Array, cfg: PlannerConfig, preset: BasePreset): Params {
-  return fitCopyGate(measuredPlanner(bytes, cfg, preset, 'tune').params, cfg);
+/**
+ * A base planner's weights to tune: the preset's shape but for the copy
+ * gate, which is added if it has none; a smaller preset's planner is grown
+ * into the preset's shape first (`--grow-from`, growPlanner.ts).
+ */
+function tunedWeights(bytes: Uint8Array, cfg: PlannerConfig, preset: BasePreset, seed: number): Params {
+  return fitCopyGate(grownStart(bytes, cfg, seed) ?? measuredPlanner(bytes, cfg, preset, 'tune').params, cfg);
+}
+
+/** The start grown into `cfg`'s shape, or null when it is not a smaller planner that can grow into it. */
+function grownStart(bytes: Uint8Array, cfg: PlannerConfig, seed: number): Params | null {
+  let loaded: ReturnType<typeof importCheckpoint>;
+  try {
+    loaded = importCheckpoint(bytes);
+  } catch {
+    return null; // measuredPlanner says what is wrong with it
+  }
+  const from = loaded.config;
+  try {
+    if (from.model !== 'planner' || from.dim >= cfg.dim || growthProblem(from, cfg) !== null) return null;
+    return growPlanner(loaded.params, from, cfg, new Random(seed).fork('grow'));
+  } finally {
+    disposeParams(loaded.params);
+  }
 }
 
 /** Trains the base planner from `seed` (or on from a checkpoint) and returns its safetensors file. */
@@ -60,7 +82,7 @@ export async function trainPresetPlanner(o: PresetPlannerOptions): Promise<{ byt
     steps: s.record.stage === 'pretrain' ? opts.pretrainSteps : opts.sftSteps,
   }));
   // From the seed (or the start) even when resuming: the checkpoint's weights replace these.
-  const params = o.start ? tunedWeights(o.start, cfg, o.preset) : initPlanner(new Random(o.seed).fork('planner init'), cfg);
+  const params = o.start ? tunedWeights(o.start, cfg, o.preset, o.seed) : initPlanner(new Random(o.seed).fork('planner init'), cfg);
   try {
     await trainBasePlanner(params, cfg, o.tok, opts, o.onProgress, { checkpoints, resume });
     return { bytes: await exportCheckpoint(params, cfg), parameters: countParams(params), steps: opts.pretrainSteps + opts.sftSteps };

@@ -14,7 +14,7 @@ describe('npm run pretrain arguments', () => {
     const p = parsePretrainArgs([]);
     expect(p).toEqual({
       help: false,
-      args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1, measure: null, tune: null, soup: null, resume: null, checkpointEvery: null, realShare: 0 },
+      args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1, measure: null, tune: null, growFrom: null, soup: null, resume: null, checkpointEvery: null, realShare: 0 },
     });
   });
 
@@ -28,6 +28,9 @@ describe('npm run pretrain arguments', () => {
     if (!r.help) expect(r.args).toMatchObject({ models: ['planner'], resume: '/tmp/run', out: '/tmp/run', checkpointEvery: 10 });
     const t = parsePretrainArgs(['--only', 'planner', '--tune', 'public/base', '--out', '/tmp/tuned']);
     if (!t.help) expect(t.args).toMatchObject({ models: ['planner'], tune: 'public/base', out: '/tmp/tuned' });
+    const grow = parsePretrainArgs(['--preset', 'demo', '--only', 'planner', '--tune', 'public/base', '--grow-from', 'tiny']);
+    if (!grow.help) expect(grow.args).toMatchObject({ preset: 'demo', models: ['planner'], tune: 'public/base', growFrom: 'tiny' });
+    if (!t.help) expect(t.args.growFrom).toBeNull();
     const g = parsePretrainArgs(['--only', 'grounder', '--tune', 'public/base', '--real-share', '0.5', '--out', '/tmp/tuned']);
     if (!g.help) expect(g.args).toMatchObject({ models: ['grounder'], tune: 'public/base', realShare: 0.5 });
     const s = parsePretrainArgs(['--only', 'planner', '--soup', '/tmp/a, /tmp/b,/tmp/c', '--out', '/tmp/soup']);
@@ -48,6 +51,10 @@ describe('npm run pretrain arguments', () => {
     [['--checkpoint-every', '-5'], /--checkpoint-every must be an integer ≥ 0/],
     [['--resume', 'a', '--measure', 'b'], /nothing to --resume/],
     [['--tune', 'public/base'], /give --only planner or --only grounder/],
+    [['--preset', 'demo', '--only', 'planner', '--tune', 'a', '--grow-from', 'demo'], /--grow-from must be tiny/],
+    [['--only', 'planner', '--tune', 'a', '--grow-from', 'tiny'], /give --preset demo/],
+    [['--preset', 'demo', '--only', 'grounder', '--tune', 'a', '--grow-from', 'tiny'], /give --only planner and --tune DIR/],
+    [['--preset', 'demo', '--only', 'planner', '--grow-from', 'tiny'], /give --only planner and --tune DIR/],
     [['--only', 'planner', '--tune', 'a', '--measure', 'b'], /nothing to --tune/],
     [['--soup', 'a,b'], /--soup averages one base model; give --only/],
     [['--only', 'planner', '--soup', 'a'], /two or more folders/],
@@ -181,7 +188,7 @@ describe('pretraining checkpoints on disk', () => {
     dirs.push(d);
     return d;
   };
-  const args = (over: Partial<PretrainArgs>): PretrainArgs => ({ preset: 'tiny', seed: 1, out: 'out', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 0.02, measure: null, tune: null, soup: null, resume: null, checkpointEvery: null, realShare: 0, ...over });
+  const args = (over: Partial<PretrainArgs>): PretrainArgs => ({ preset: 'tiny', seed: 1, out: 'out', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 0.02, measure: null, tune: null, growFrom: null, soup: null, resume: null, checkpointEvery: null, realShare: 0, ...over });
   /** A resume file's header, as the app writes it (a safetensors file with no tensors). */
   const resumeFile = (h: ResumeHeader): Buffer => {
     const json = Buffer.from(JSON.stringify({ __metadata__: { format: RESUME_FILE_FORMAT, header: JSON.stringify(h) } }));
