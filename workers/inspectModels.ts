@@ -18,7 +18,7 @@ import { hashString, Random } from '../src/learn/random';
 import type { Store } from '../src/store/store';
 import type { CheckpointRecord } from '../src/store/schema';
 import type { BaseLoader } from '../src/coevo/phases/context';
-import { SHIPPED_BASE_PRESETS } from '../src/pretrain/baseTypes';
+import { baseShips } from '../src/pretrain/baseTypes';
 import type { InspectModel, ModelChoice } from './api';
 
 type ConfigOf<M extends ModelName> = M extends 'planner' ? PlannerConfig : GrounderConfig;
@@ -141,7 +141,7 @@ export function createModelCache(store: () => Promise<Store>, capacity = 4, base
    */
   async function get<M extends ModelName>(model: M, choice: ModelChoice): Promise<HeldModel<M>> {
     if (choice.runId === null) {
-      const load = (SHIPPED_BASE_PRESETS as readonly string[]).includes(choice.preset) ? base : undefined;
+      const load = baseShips(choice.preset, model) ? base : undefined;
       if (choice.which === 'previous') throw new Error(`${load ? 'The base' : 'An untrained'} ${model} has no previous generation; pick a run to compare generations.`);
       return load ? shipped(model, choice.preset, load) : untrained(model, choice.preset);
     }

@@ -16,6 +16,7 @@
  * kept as JSON under config.json (configOfRun reads it back), beside a flat
  * view of it (dotted keys, the reward pool as `name:prior,…`) for display.
  */
+import { SHIPPED_BASE_PRESETS } from '../pretrain/baseTypes';
 import type { Paint } from '../learn/stepCheck';
 import type { BackendName, PhaseRecord, RunRecord } from '../store/schema';
 import type { Store } from '../store/store';
@@ -124,6 +125,9 @@ function checkRunnable(config: CoevoConfig, deps: RunnerDeps, from: PhaseCursor 
   const generationZeroAhead = from !== null && from.iteration === 0 && from.phase !== 'evaluate';
   if (config.start === 'base' && generationZeroAhead && !deps.base) {
     throw new ConfigError('start', "start is 'base', but this engine ships no base checkpoints; set start=scratch.");
+  }
+  if (config.start === 'base' && generationZeroAhead && !SHIPPED_BASE_PRESETS.some((p) => p === config.preset)) {
+    throw new ConfigError('start', `start is 'base', but no base models ship for preset '${config.preset}'; set start=scratch, or make them with npm run pretrain -- --preset ${config.preset}.`);
   }
 }
 

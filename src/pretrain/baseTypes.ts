@@ -7,10 +7,20 @@ export type BaseModelName = 'grounder' | 'planner';
 export type BasePreset = 'tiny' | 'demo';
 
 /**
- * The presets whose base models ship in public/base/ (a unit test checks the
- * files are there); runs of these presets start from them by default.
+ * The base models that ship in public/base/, per preset (a unit test checks
+ * the files are there). A run that starts from the base models (the default
+ * where any ships) starts each of them from its base and a model with none
+ * from scratch.
  */
-export const SHIPPED_BASE_PRESETS: readonly BasePreset[] = ['tiny'];
+export const SHIPPED_BASES: Readonly<Record<BasePreset, readonly BaseModelName[]>> = { tiny: ['grounder', 'planner'], demo: ['planner'] };
+
+/** The presets with at least one shipped base model. */
+export const SHIPPED_BASE_PRESETS: readonly BasePreset[] = (Object.keys(SHIPPED_BASES) as BasePreset[]).filter((p) => SHIPPED_BASES[p].length > 0);
+
+/** Whether a base `model` ships for `preset` (any preset name; 'full' has none). */
+export function baseShips(preset: string, model: BaseModelName): boolean {
+  return (SHIPPED_BASES as Readonly<Record<string, readonly BaseModelName[] | undefined>>)[preset]?.includes(model) ?? false;
+}
 
 export interface PretrainOptions {
   preset: BasePreset;

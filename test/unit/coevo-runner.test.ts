@@ -272,6 +272,28 @@ describe('CoevoRunner', () => {
     expect(moved).toEqual([false, true]);
   });
 
+  it('where only a base planner ships (demo), start = base takes it and starts the grounder from random weights', async () => {
+    const asked: string[] = [];
+    const base = async (model: 'planner' | 'grounder', preset: string) => {
+      asked.push(`${preset}/${model}`);
+      return new Uint8Array(readFileSync(join(__dirname, `../../public/base/${preset}-${model}.safetensors`)));
+    };
+    const shipped = readCheckpoint(await base('planner', 'demo')).tensors;
+    asked.length = 0;
+    const store = await openStore();
+    const r = await CoevoRunner.create({ ...deps(store), base }, { ...smallConfig({ start: 'base' }), preset: 'demo' });
+    await r.stepPhase(); // seed-data
+    await r.stepPhase(); // sft-planner: none from a base planner (plannerSftOnBase false)
+    await r.stepPhase(); // sft-grounder
+    const pi0 = readCheckpoint(await weights(store, r.runId, 'planner', 0)).tensors;
+    expect(Object.keys(pi0).sort()).toEqual(Object.keys(shipped).sort());
+    expect(Object.keys(shipped).every((n) => pi0[n].data.every((v, i) => v === shipped[n].data[i]))).toBe(true);
+    expect(readCheckpoint(await weights(store, r.runId, 'grounder', 0)).tensors['head.q.w'].shape).toEqual([64, 64]);
+    expect(asked).toEqual(['demo/planner']);
+    r.dispose();
+    await r.whenDisposed();
+  });
+
   it('refuses bad configs before storing anything, naming the field', async () => {
     const store = await openStore();
     const bad: [Partial<CoevoConfig>, string][] = [
@@ -284,6 +306,10 @@ describe('CoevoRunner', () => {
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as ConfigError).field).toBe(field);
     }
+    // A preset with no base model at all: start = 'base' is refused, not quietly run from scratch.
+    const none = await CoevoRunner.create({ ...deps(store), base: async () => new Uint8Array() }, { ...smallConfig({ start: 'base' }), preset: 'full' }).catch((e: unknown) => e);
+    expect(none).toBeInstanceOf(ConfigError);
+    expect((none as ConfigError).message).toMatch(/no base models ship for preset 'full'; set start=scratch/);
     await expect(CoevoRunner.create({ ...deps(store), device: { backend: 'tpu', adapter: '' } }, smallConfig())).rejects.toThrow(/Unknown backend 'tpu'/);
     await expect(CoevoRunner.resume(deps(store), 'no-such-run')).rejects.toThrow(/No run with id no-such-run/);
     expect(await store.listRuns()).toEqual([]);

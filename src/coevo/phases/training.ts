@@ -10,6 +10,7 @@ import { initGrounder } from '../../models/grounder';
 import { DEFAULT_LORA_TARGETS, createLora, disposeLora, mergeLora, type Lora } from '../../models/lora';
 import { cloneParams, disposeParams, setTrainable, type Params } from '../../models/params';
 import { fitCopyGate, initPlanner, sameUpToCopyGate } from '../../models/planner';
+import { baseShips } from '../../pretrain/baseTypes';
 import type { PoolGrounder } from '../../learn/plannerGrounderPool';
 import type { Random } from '../../learn/random';
 import type { CoevoConfig } from '../config';
@@ -81,13 +82,14 @@ export function gatedAgent(agent: Agent, runner: BatchRunner): Agent {
 
 /**
  * The weights generation 0 is trained from: freshly initialised from `rng`
- * (config.start 'scratch'), or the shipped base checkpoint ('base'), which
- * must have the run preset's shape.
+ * (config.start 'scratch', or 'base' for a model with no base for the
+ * preset), or the shipped base checkpoint ('base'), which must have the run
+ * preset's shape.
  */
 export async function startingWeights(ctx: PhaseContext, model: ModelName, rng: Random): Promise<Params> {
   const { state } = ctx;
   const cfg: ModelConfig = model === 'planner' ? state.plannerCfg : state.grounderCfg;
-  if (ctx.config.start === 'scratch') return model === 'planner' ? initPlanner(rng, state.plannerCfg) : initGrounder(rng, state.grounderCfg);
+  if (ctx.config.start === 'scratch' || !baseShips(ctx.config.preset, model)) return model === 'planner' ? initPlanner(rng, state.plannerCfg) : initGrounder(rng, state.grounderCfg);
   if (!ctx.base) throw new Error(`This run starts from the base ${model} (start = 'base'), but the engine was given no base checkpoints; set start=scratch.`);
   const { config, params } = importCheckpoint(await ctx.base(model, ctx.config.preset));
   // A planner's copy gate may be added or dropped (plannerCopyGate); the rest of the shape must be the preset's.
