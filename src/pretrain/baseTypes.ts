@@ -22,6 +22,12 @@ export function baseShips(preset: string, model: BaseModelName): boolean {
   return (SHIPPED_BASES as Readonly<Record<string, readonly BaseModelName[] | undefined>>)[preset]?.includes(model) ?? false;
 }
 
+/** The planner and grounder split by whether a base ships for `preset`, for the words that say which a run starts from. */
+export function shippedBases(preset: string): { shipped: BaseModelName[]; missing: BaseModelName[] } {
+  const both: BaseModelName[] = ['planner', 'grounder'];
+  return { shipped: both.filter((m) => baseShips(preset, m)), missing: both.filter((m) => !baseShips(preset, m)) };
+}
+
 export interface PretrainOptions {
   preset: BasePreset;
   seed: number;

@@ -15,7 +15,7 @@ import { configJson, importCheckpoint } from '../../src/models/checkpoint';
 import { disposeParams, shapesOf } from '../../src/models/params';
 import { grounderPreset, plannerPreset } from '../../src/models/presets';
 import { BASE_PLANNER_EVAL_STATES, evalBasePlanner } from '../../src/pretrain/planner';
-import { SHIPPED_BASES, SHIPPED_BASE_PRESETS, baseFileName, manifestFileName, type BaseManifest } from '../../src/pretrain/baseTypes';
+import { SHIPPED_BASES, SHIPPED_BASE_PRESETS, baseFileName, baseShips, shippedBases, manifestFileName, type BaseManifest } from '../../src/pretrain/baseTypes';
 import { defaultTokenizer } from '../../src/text/vocab';
 import { grounderSpecs, type GrounderConfig } from '../../src/models/grounder';
 import { plannerSpecs, type PlannerConfig } from '../../src/models/planner';
@@ -62,4 +62,14 @@ describe.each(SHIPPED_BASE_PRESETS.map((p) => [p]))('shipped base models, preset
       disposeParams(params);
     }
   }, 120_000);
+});
+
+describe('which base models ship', () => {
+  it('per preset: both for tiny, the planner for demo, none for full', () => {
+    expect(SHIPPED_BASE_PRESETS).toEqual(['tiny', 'demo']);
+    expect(shippedBases('tiny')).toEqual({ shipped: ['planner', 'grounder'], missing: [] });
+    expect(shippedBases('demo')).toEqual({ shipped: ['planner'], missing: ['grounder'] });
+    expect(shippedBases('full')).toEqual({ shipped: [], missing: ['planner', 'grounder'] });
+    expect(baseShips('demo', 'grounder')).toBe(false);
+  });
 });
