@@ -7,7 +7,7 @@
  * the evaluation there can change without touching checkpoints, and
  * checkpoints without touching the evaluation.
  */
-import { exportCheckpoint, importCheckpoint } from '../models/checkpoint';
+import { exportCheckpoint, importCheckpoint, readCheckpoint } from '../models/checkpoint';
 import { growPlanner, growthProblem } from '../models/growPlanner';
 import { fitCopyGate, initPlanner, type PlannerConfig } from '../models/planner';
 import { crc32 } from '../bytes/crc32';
@@ -53,18 +53,19 @@ function tunedWeights(bytes: Uint8Array, cfg: PlannerConfig, preset: BasePreset,
 
 /** The start grown into `cfg`'s shape, or null when it is not a smaller planner that can grow into it. */
 function grownStart(bytes: Uint8Array, cfg: PlannerConfig, seed: number): Params | null {
-  let loaded: ReturnType<typeof importCheckpoint>;
+  let from: ReturnType<typeof readCheckpoint>['config'];
   try {
-    loaded = importCheckpoint(bytes);
+    // The header alone decides: a start of the preset's own shape makes no tensors here.
+    from = readCheckpoint(bytes).config;
   } catch {
     return null; // measuredPlanner says what is wrong with it
   }
-  const from = loaded.config;
+  if (from.model !== 'planner' || from.dim >= cfg.dim || growthProblem(from, cfg) !== null) return null;
+  const { params } = importCheckpoint(bytes);
   try {
-    if (from.model !== 'planner' || from.dim >= cfg.dim || growthProblem(from, cfg) !== null) return null;
-    return growPlanner(loaded.params, from, cfg, new Random(seed).fork('grow'));
+    return growPlanner(params, from, cfg, new Random(seed).fork('grow'));
   } finally {
-    disposeParams(loaded.params);
+    disposeParams(params);
   }
 }
 
