@@ -19,7 +19,7 @@ export interface PretrainArgs {
   measure: string | null;
   /** A folder whose base model (--only) the run tunes (PLANNER_TUNE_RECIPES, GROUNDER_TUNE) instead of training one from the seed, or null. */
   tune: string | null;
-  /** With --tune: the smaller preset whose planner in that folder is grown into --preset's shape first (models/growPlanner.ts), or null. */
+  /** With --tune: the smaller preset whose model in that folder is grown into --preset's shape first (pretrain/grownStart.ts), or null. */
   growFrom: 'tiny' | null;
   /** Folders whose base models (--only) are averaged into one and measured (a uniform soup), or null. */
   soup: string[] | null;
@@ -59,7 +59,7 @@ usage: npm run pretrain -- [options]
                     planner: SFT only, adding the preset's copy gate if it has none. The grounder:
                     600 steps on whole screens at 5e-4 (a sixth of its pretraining rate), with
                     --real-share if given
-  --grow-from tiny  with --preset demo --only planner --tune DIR: start from DIR's tiny planner,
+  --grow-from tiny  with --preset demo --only MODEL --tune DIR: start from DIR's tiny model,
                     grown to demo's shape with the same function (twice as wide, one block deeper,
                     the copies of each unit unequal so training can tell them apart), then run the
                     demo tuning recipe
@@ -109,8 +109,8 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   const growRaw = given.get('grow-from');
   if (growRaw !== undefined) {
     if (growRaw !== 'tiny') throw new UsageError(`--grow-from must be tiny (the only preset smaller than another), got "${growRaw}".`);
-    if (preset !== 'demo') throw new UsageError('--grow-from tiny grows a tiny planner into a bigger preset; give --preset demo with it.');
-    if (tune === null || only !== 'planner') throw new UsageError('--grow-from grows the planner it tunes; give --only planner and --tune DIR (the folder of the tiny planner) with it.');
+    if (preset !== 'demo') throw new UsageError('--grow-from tiny grows a tiny base model into a bigger preset; give --preset demo with it.');
+    if (tune === null || only === undefined) throw new UsageError('--grow-from grows the model it tunes; give --only planner or --only grounder and --tune DIR (the folder of the tiny one) with it.');
   }
   const soupRaw = given.get('soup');
   const soup = soupRaw === undefined ? null : soupRaw.split(',').map((d) => d.trim());

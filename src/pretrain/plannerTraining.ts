@@ -7,8 +7,8 @@
  * the evaluation there can change without touching checkpoints, and
  * checkpoints without touching the evaluation.
  */
-import { exportCheckpoint, importCheckpoint, readCheckpoint } from '../models/checkpoint';
-import { growPlanner, growthProblem } from '../models/growPlanner';
+import { exportCheckpoint } from '../models/checkpoint';
+import { grownStart } from './grownStart';
 import { fitCopyGate, initPlanner, type PlannerConfig } from '../models/planner';
 import { crc32 } from '../bytes/crc32';
 import { measuredPlanner } from './measuredWeights';
@@ -45,28 +45,10 @@ export function scaledPlannerRecipe(preset: BasePreset, seed: number, scale: num
 /**
  * A base planner's weights to tune: the preset's shape but for the copy
  * gate, which is added if it has none; a smaller preset's planner is grown
- * into the preset's shape first (`--grow-from`, growPlanner.ts).
+ * into the preset's shape first (`--grow-from`, grownStart.ts).
  */
 function tunedWeights(bytes: Uint8Array, cfg: PlannerConfig, preset: BasePreset, seed: number): Params {
   return fitCopyGate(grownStart(bytes, cfg, seed) ?? measuredPlanner(bytes, cfg, preset, 'tune').params, cfg);
-}
-
-/** The start grown into `cfg`'s shape, or null when it is not a smaller planner that can grow into it. */
-function grownStart(bytes: Uint8Array, cfg: PlannerConfig, seed: number): Params | null {
-  let from: ReturnType<typeof readCheckpoint>['config'];
-  try {
-    // The header alone decides: a start of the preset's own shape makes no tensors here.
-    from = readCheckpoint(bytes).config;
-  } catch {
-    return null; // measuredPlanner says what is wrong with it
-  }
-  if (from.model !== 'planner' || from.dim >= cfg.dim || growthProblem(from, cfg) !== null) return null;
-  const { params } = importCheckpoint(bytes);
-  try {
-    return growPlanner(params, from, cfg, new Random(seed).fork('grow'));
-  } finally {
-    disposeParams(params);
-  }
 }
 
 /** Trains the base planner from `seed` (or on from a checkpoint) and returns its safetensors file. */

@@ -30,6 +30,8 @@ describe('npm run pretrain arguments', () => {
     if (!t.help) expect(t.args).toMatchObject({ models: ['planner'], tune: 'public/base', out: '/tmp/tuned' });
     const grow = parsePretrainArgs(['--preset', 'demo', '--only', 'planner', '--tune', 'public/base', '--grow-from', 'tiny']);
     if (!grow.help) expect(grow.args).toMatchObject({ preset: 'demo', models: ['planner'], tune: 'public/base', growFrom: 'tiny' });
+    const growGrounder = parsePretrainArgs(['--preset', 'demo', '--only', 'grounder', '--tune', 'public/base', '--grow-from', 'tiny', '--real-share', '0.15']);
+    if (!growGrounder.help) expect(growGrounder.args).toMatchObject({ preset: 'demo', models: ['grounder'], tune: 'public/base', growFrom: 'tiny', realShare: 0.15 });
     if (!t.help) expect(t.args.growFrom).toBeNull();
     const g = parsePretrainArgs(['--only', 'grounder', '--tune', 'public/base', '--real-share', '0.5', '--out', '/tmp/tuned']);
     if (!g.help) expect(g.args).toMatchObject({ models: ['grounder'], tune: 'public/base', realShare: 0.5 });
@@ -53,8 +55,8 @@ describe('npm run pretrain arguments', () => {
     [['--tune', 'public/base'], /give --only planner or --only grounder/],
     [['--preset', 'demo', '--only', 'planner', '--tune', 'a', '--grow-from', 'demo'], /--grow-from must be tiny/],
     [['--only', 'planner', '--tune', 'a', '--grow-from', 'tiny'], /give --preset demo/],
-    [['--preset', 'demo', '--only', 'grounder', '--tune', 'a', '--grow-from', 'tiny'], /give --only planner and --tune DIR/],
-    [['--preset', 'demo', '--only', 'planner', '--grow-from', 'tiny'], /give --only planner and --tune DIR/],
+    [['--preset', 'demo', '--tune', 'a', '--grow-from', 'tiny'], /--tune continues one base model/],
+    [['--preset', 'demo', '--only', 'planner', '--grow-from', 'tiny'], /give --only planner or --only grounder and --tune DIR/],
     [['--only', 'planner', '--tune', 'a', '--measure', 'b'], /nothing to --tune/],
     [['--soup', 'a,b'], /--soup averages one base model; give --only/],
     [['--only', 'planner', '--soup', 'a'], /two or more folders/],
