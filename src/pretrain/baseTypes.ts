@@ -12,7 +12,7 @@ export type BasePreset = 'tiny' | 'demo';
  * where any ships) starts each of them from its base and a model with none
  * from scratch.
  */
-export const SHIPPED_BASES: Readonly<Record<BasePreset, readonly BaseModelName[]>> = { tiny: ['grounder', 'planner'], demo: ['planner'] };
+export const SHIPPED_BASES: Readonly<Record<BasePreset, readonly BaseModelName[]>> = { tiny: ['grounder', 'planner'], demo: ['grounder', 'planner'] };
 
 /** The presets with at least one shipped base model. */
 export const SHIPPED_BASE_PRESETS: readonly BasePreset[] = (Object.keys(SHIPPED_BASES) as BasePreset[]).filter((p) => SHIPPED_BASES[p].length > 0);

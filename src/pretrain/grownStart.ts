@@ -11,8 +11,8 @@ import { Random } from '../learn/random';
 
 /**
  * The start grown into `cfg`'s shape, or null when it is not a narrower
- * model of the same kind that can grow into it (the caller's own shape check
- * then says what is wrong).
+ * model of the same kind (the caller's own shape check then says what is
+ * wrong). A narrower one that cannot grow is refused with the reason.
  */
 export function grownStart(bytes: Uint8Array, cfg: ModelConfig, seed: number): Params | null {
   const from = headerConfig(bytes);
@@ -20,14 +20,18 @@ export function grownStart(bytes: Uint8Array, cfg: ModelConfig, seed: number): P
   if (from.model !== cfg.model || from.dim >= cfg.dim) return null;
   const rng = new Random(seed).fork('grow');
   if (from.model === 'planner' && cfg.model === 'planner') {
-    if (growthProblem(from, cfg) !== null) return null;
+    refuse(from, growthProblem(from, cfg));
     return grownWith(bytes, (params) => growPlanner(params, from, cfg, rng));
   }
   if (from.model === 'grounder' && cfg.model === 'grounder') {
-    if (grounderGrowthProblem(from, cfg) !== null) return null;
+    refuse(from, grounderGrowthProblem(from, cfg));
     return grownWith(bytes, (params) => growGrounder(params, from, cfg, rng));
   }
   return null;
+}
+
+function refuse(from: ModelConfig, problem: string | null): void {
+  if (problem !== null) throw new Error(`The ${from.dim}-wide base ${from.model} to tune cannot grow into the preset's shape: ${problem}.`);
 }
 
 /** The checkpoint's config, from its header alone (a start of the preset's own shape makes no tensors here), or null if unreadable. */

@@ -237,13 +237,13 @@ test('the URL brings the view back after a reload; keys step and pause; ?demo=1 
   await expect(loop).toHaveAttribute('data-state', 'none');
   expect(await page.evaluate(() => window.coevo!.listRuns().then((runs) => runs.map((r) => r.id)))).not.toContain(runId);
 
-  // Start from: the shipped base models by default where they ship (tiny; demo's planner only, which the title says); none for full.
+  // Start from: the shipped base models by default where they ship (tiny and demo, which the title names); none for full.
   // The choice is kept in the URL and goes into the new run's config.
   const start = page.getByTestId('start');
   await expect(start).toHaveValue('base');
   await page.getByTestId('preset').selectOption('demo');
   await expect(start).toHaveValue('base');
-  await expect(start).toHaveAttribute('title', /the shipped pretrained planner \(no base grounder ships for demo yet/);
+  await expect(start).toHaveAttribute('title', /the shipped pretrained planner and grounder \(Co-EPG/);
   await page.getByTestId('preset').selectOption('full');
   await expect(start).toHaveValue('scratch');
   await expect(start.locator('option[value="base"]')).toBeDisabled();

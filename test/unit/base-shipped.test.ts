@@ -65,11 +65,11 @@ describe.each(SHIPPED_BASE_PRESETS.map((p) => [p]))('shipped base models, preset
 });
 
 describe('which base models ship', () => {
-  it('per preset: both for tiny, the planner for demo, none for full', () => {
+  it('per preset: both for tiny and demo, none for full', () => {
     expect(SHIPPED_BASE_PRESETS).toEqual(['tiny', 'demo']);
     expect(shippedBases('tiny')).toEqual({ shipped: ['planner', 'grounder'], missing: [] });
-    expect(shippedBases('demo')).toEqual({ shipped: ['planner'], missing: ['grounder'] });
+    expect(shippedBases('demo')).toEqual({ shipped: ['planner', 'grounder'], missing: [] });
     expect(shippedBases('full')).toEqual({ shipped: [], missing: ['planner', 'grounder'] });
-    expect(baseShips('demo', 'grounder')).toBe(false);
+    expect(baseShips('full', 'grounder')).toBe(false);
   });
 });

@@ -33,7 +33,7 @@ describe('defaults', () => {
     for (const c of cs) expect(validateConfig(c)).toEqual(c);
     expect(cs.map((c) => c.preset)).toEqual(['tiny', 'demo', 'full']);
     expect(cs.every((c) => c.seed === 7)).toBe(true);
-    // Base models ship for tiny and (the planner only) demo (SHIPPED_BASES); full starts from scratch until its do.
+    // Base models ship for tiny and demo (SHIPPED_BASES); full starts from scratch until its do.
     expect(cs.map((c) => c.start)).toEqual(['base', 'base', 'scratch']);
     for (const key of ['plannerSftSteps', 'grounderTrainSteps', 'seedTasks', 'evalSize'] as const) {
       expect(cs[0][key]).toBeLessThan(cs[1][key]);

@@ -272,13 +272,13 @@ describe('CoevoRunner', () => {
     expect(moved).toEqual([false, true]);
   });
 
-  it('where only a base planner ships (demo), start = base takes it and starts the grounder from random weights', async () => {
+  it('for demo, start = base takes the shipped demo planner and grounder (the grounder then SFTs a few steps from it)', async () => {
     const asked: string[] = [];
     const base = async (model: 'planner' | 'grounder', preset: string) => {
       asked.push(`${preset}/${model}`);
       return new Uint8Array(readFileSync(join(__dirname, `../../public/base/${preset}-${model}.safetensors`)));
     };
-    const shipped = readCheckpoint(await base('planner', 'demo')).tensors;
+    const shipped = { planner: readCheckpoint(await base('planner', 'demo')).tensors, grounder: readCheckpoint(await base('grounder', 'demo')).tensors };
     asked.length = 0;
     const store = await openStore();
     const r = await CoevoRunner.create({ ...deps(store), base }, { ...smallConfig({ start: 'base' }), preset: 'demo' });
@@ -286,10 +286,16 @@ describe('CoevoRunner', () => {
     await r.stepPhase(); // sft-planner: none from a base planner (plannerSftOnBase false)
     await r.stepPhase(); // sft-grounder
     const pi0 = readCheckpoint(await weights(store, r.runId, 'planner', 0)).tensors;
-    expect(Object.keys(pi0).sort()).toEqual(Object.keys(shipped).sort());
-    expect(Object.keys(shipped).every((n) => pi0[n].data.every((v, i) => v === shipped[n].data[i]))).toBe(true);
-    expect(readCheckpoint(await weights(store, r.runId, 'grounder', 0)).tensors['head.q.w'].shape).toEqual([64, 64]);
-    expect(asked).toEqual(['demo/planner']);
+    expect(Object.keys(pi0).sort()).toEqual(Object.keys(shipped.planner).sort());
+    expect(Object.keys(shipped.planner).every((n) => pi0[n].data.every((v, i) => v === shipped.planner[n].data[i]))).toBe(true);
+    // Three SFT steps move each weight by about the learning rate a step; a fresh grounder would differ by its whole init.
+    const g0 = readCheckpoint(await weights(store, r.runId, 'grounder', 0)).tensors;
+    expect(g0['head.q.w'].shape).toEqual([64, 64]);
+    let drift = 0;
+    for (const n of Object.keys(shipped.grounder)) g0[n].data.forEach((v, i) => (drift = Math.max(drift, Math.abs(v - shipped.grounder[n].data[i]))));
+    expect(drift).toBeGreaterThan(0);
+    expect(drift).toBeLessThan(0.05);
+    expect(asked.sort()).toEqual(['demo/grounder', 'demo/planner']);
     r.dispose();
     await r.whenDisposed();
   });

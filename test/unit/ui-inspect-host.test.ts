@@ -135,17 +135,20 @@ describe('inspect host', () => {
     expect(previous.model.iteration).toBe(0);
     expect(Array.from(previous.heat)).not.toEqual(Array.from(latest.heat));
     await expect(host.groundScreen({ ...ask, iteration: 0, which: 'previous' })).rejects.toThrow(/no previous generation/);
-    // Without a run: the base grounder where one ships (tiny), an untrained one where none does (demo).
+    // Without a run: the base grounder where one ships (tiny, demo), an untrained one where none does (full).
     const shipped = await host.groundScreen({ ...ask, runId: null, iteration: 'latest', which: 'current' });
     expect(shipped.model).toMatchObject({ untrained: false, iteration: null });
     expect(shipped.model.label).toMatch(/^base grounder \(tiny preset, pretrained/);
     expect(asked).toEqual(['grounder/tiny']);
     expect(Array.from(shipped.heat)).not.toEqual(Array.from(latest.heat));
     await expect(host.groundScreen({ ...ask, runId: null, iteration: 'latest', which: 'previous' })).rejects.toThrow(/The base grounder has no previous generation/);
-    const untrained = await host.groundScreen({ ...ask, preset: 'demo', runId: null, iteration: 'latest', which: 'current' });
+    const demo = await host.groundScreen({ ...ask, preset: 'demo', runId: null, iteration: 'latest', which: 'current' });
+    expect(demo.model).toMatchObject({ untrained: false, iteration: null });
+    expect(demo.model.label).toMatch(/^base grounder \(demo preset, pretrained/);
+    const untrained = await host.groundScreen({ ...ask, preset: 'full', runId: null, iteration: 'latest', which: 'current' });
     expect(untrained.model.untrained).toBe(true);
-    expect(untrained.model.label).toMatch(/untrained grounder \(demo preset/);
-    expect(asked).toEqual(['grounder/tiny']);
+    expect(untrained.model.label).toMatch(/untrained grounder \(full preset/);
+    expect(asked).toEqual(['grounder/tiny', 'grounder/demo']);
 
     // A screenshot as pixels of a platform's screen size, and one of another size (refused).
     const { width, height } = SCREEN_SIZE.mobile;
