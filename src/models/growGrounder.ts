@@ -39,27 +39,20 @@ export function grounderGrowthProblem(from: GrounderConfig, to: GrounderConfig):
 /** A layer norm, an embedding or a position table: m copies of each column. */
 const widen = (g: Grower, ...names: string[]) => names.forEach((n) => g.widenColumns(n));
 
-/** A dense layer from a widened space into a widened one. */
-function wideToWide(g: Grower, params: ParamMap, name: string, scale = 1) {
-  const cols = params[`${name}.w`]?.shape[1] ?? 0;
-  g.splitRows(`${name}.w`, { cols: cols * g.m, column: (c) => c % cols, scale });
-  g.widenColumns(`${name}.b`, scale);
-}
-
 /** A dense layer from a widened space into classes or features that stay as they are. */
 function wideToNarrow(g: Grower, name: string) {
   g.splitRows(`${name}.w`);
   g.copy(`${name}.b`);
 }
 
-function growBlock(g: Grower, params: ParamMap, name: string, cross: boolean) {
+function growBlock(g: Grower, name: string, cross: boolean) {
   widen(g, `${name}.ln1.g`, `${name}.ln1.b`, `${name}.ln2.g`, `${name}.ln2.b`);
   const parts = ['attn.q', 'attn.k', 'attn.v', 'attn.o', 'mlp.fc', 'mlp.proj'];
   if (cross) {
     widen(g, `${name}.lnx.g`, `${name}.lnx.b`);
     parts.push('cross.q', 'cross.k', 'cross.v', 'cross.o');
   }
-  for (const part of parts) wideToWide(g, params, `${name}.${part}`);
+  for (const part of parts) g.widenDense(`${name}.${part}`);
 }
 
 /** Grown weights (new variables) for `to`'s shape; `params` is left as it is. */
@@ -69,27 +62,24 @@ export function growGrounder(params: ParamMap, from: GrounderConfig, to: Grounde
   const m = to.dim / from.dim;
   const d = from.dim;
   const g = grower(params, m, rng, 'grounder');
-  for (const name of ['stem.patch', 'stem.conv']) g.copy(`${name}.w`), g.copy(`${name}.b`);
+  for (const name of ['stem.patch.w', 'stem.patch.b', 'stem.conv.w', 'stem.conv.b']) g.copy(name);
   if (from.glyphs) for (const name of Object.keys(glyphReaderSpecs(from.glyphs))) g.copy(name);
   widen(g, 'stem.proj.w', 'stem.proj.b', 'pos.row', 'pos.col', 'text.tok', 'text.chars.w', 'text.chars.b', 'text.pos');
   for (const ln of ['read.ln0', 'read.ln', 'text.ln', 'fine.ln1', 'fine.ln2', 'head.ln']) widen(g, `${ln}.g`, `${ln}.b`);
   g.splitRows('read.row.w', { blocks: from.rowWidth ?? 5, cols: d * m, column: (c) => c % d });
   g.widenColumns('read.row.b');
-  growBlock(g, params, 'read.block', false);
-  for (let i = 0; i < from.textLayers; i++) growBlock(g, params, `text.blocks.${i}`, false);
-  for (let i = 0; i < from.layers; i++) growBlock(g, params, `blocks.${i}`, true);
+  growBlock(g, 'read.block', false);
+  for (let i = 0; i < from.textLayers; i++) growBlock(g, `text.blocks.${i}`, false);
+  for (let i = 0; i < from.layers; i++) growBlock(g, `blocks.${i}`, true);
   const narrow = ['read.letters', 'read.role', 'read.icon', 'read.color', 'parse.content', 'parse.slots', 'parse.role', 'parse.icon', 'parse.color', 'parse.position', 'parse.relation', 'parse.gate', 'head.bias', 'head.offset'];
   for (const name of [...narrow, ...(from.glyphs ? ['parse.spell'] : [])]) wideToNarrow(g, name);
   // [γ, β]: column h·d·m + k·d + u of the grown output copies column h·d + u.
   const film = (c: number) => Math.floor(c / (d * m)) * d + ((c % (d * m)) % d);
   g.splitRows('film.w', { cols: 2 * d * m, column: film });
   g.widenColumns('film.b', 1, 2 * d * m, film);
-  wideToWide(g, params, 'fine.cross.q');
-  for (const part of ['k', 'v', 'o']) wideToWide(g, params, `fine.cross.${part}`);
-  wideToWide(g, params, 'fine.mlp.fc');
-  wideToWide(g, params, 'fine.mlp.proj');
-  wideToWide(g, params, 'head.q', 1 / Math.sqrt(m));
-  wideToWide(g, params, 'head.k');
+  for (const name of ['fine.cross.q', 'fine.cross.k', 'fine.cross.v', 'fine.cross.o', 'fine.mlp.fc', 'fine.mlp.proj']) g.widenDense(name);
+  g.widenDense('head.q', 1 / Math.sqrt(m));
+  g.widenDense('head.k');
   for (let i = from.textLayers; i < to.textLayers; i++) {
     const b = `text.blocks.${i}`;
     g.fresh(blockSpecs(b, to.dim), [`${b}.attn.o.w`, `${b}.attn.o.b`, `${b}.mlp.proj.w`, `${b}.mlp.proj.b`]);

@@ -41,11 +41,7 @@ export function growPlanner(params: ParamMap, from: PlannerConfig, to: PlannerCo
   for (let i = 0; i < from.layers; i++) {
     const b = `blocks.${i}`;
     for (const ln of ['ln1', 'ln2']) for (const x of ['g', 'b']) g.widenColumns(`${b}.${ln}.${x}`);
-    for (const d of ['attn.q', 'attn.k', 'attn.v', 'attn.o', 'mlp.fc', 'mlp.proj']) {
-      const cols = params[`${b}.${d}.w`]?.shape[1] ?? 0;
-      g.splitRows(`${b}.${d}.w`, { cols: cols * m, column: (c) => c % cols });
-      g.widenColumns(`${b}.${d}.b`);
-    }
+    for (const d of ['attn.q', 'attn.k', 'attn.v', 'attn.o', 'mlp.fc', 'mlp.proj']) g.widenDense(`${b}.${d}`);
   }
   const gated = Boolean(from.copyGate && to.copyGate);
   if (gated) {

@@ -36,6 +36,8 @@ export interface Grower {
    * `column` into `cols` (default: kept).
    */
   splitRows(name: string, opts?: { blocks?: number; cols?: number; column?: ColumnMap; scale?: number }): void;
+  /** A dense layer (`name`.w, `name`.b) from a widened space into a widened one, times `scale`. */
+  widenDense(name: string, scale?: number): void;
   /** Fresh tensors for `specs`, those named in `zero` at 0. */
   fresh(specs: ParamSpecs, zero: readonly string[]): void;
   /** The grown weights, as new variables; every name of `specs` must have been made. */
@@ -89,6 +91,11 @@ export function grower(params: ParamMap, m: number, rng: Random, model: string):
         }
       }
       put(name, out, [rows * m, to]);
+    },
+    widenDense(name, scale = 1) {
+      const cols = read(`${name}.w`).shape[1];
+      this.splitRows(`${name}.w`, { cols: cols * m, column: repeated(cols), scale });
+      this.widenColumns(`${name}.b`, scale);
     },
     fresh(specs, zero) {
       const made = initValues(rng, specs);
