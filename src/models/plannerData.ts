@@ -11,7 +11,7 @@
  */
 import { Random } from '../learn/random';
 import { printInstruction } from '../text/grammar';
-import { goalNamedTexts, markScreen } from '../text/goalMarks';
+import { goalNamedTexts, actedOnTexts, markScreen } from '../text/goalMarks';
 import { copyIndices } from '../text/copyMarks';
 import { padLeft, padRight, SPECIAL, type Tokenizer } from '../text/tokenizer';
 import { describeScreen } from '../world/describe';
@@ -96,9 +96,10 @@ export function promptMatrix(tok: Tokenizer, cfg: PlannerConfig, parts: readonly
   return { ids, length };
 }
 
-/** The texts a prompt's copy marks favour: the description's texts the goal names whole. */
+/** The texts a prompt's copy marks favour: the description's texts the goal names whole, less those earlier steps clicked or chose. */
 export function copyTargets(parts: PlannerPromptParts): string[] {
-  return goalNamedTexts(parts.goal, parts.screen);
+  const used = actedOnTexts(parts.history);
+  return goalNamedTexts(parts.goal, parts.screen).filter((t) => !used.has(t));
 }
 
 export function completionIds(tok: Tokenizer, instruction: string, length: number, reasoning?: string): number[] {

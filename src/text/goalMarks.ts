@@ -9,6 +9,7 @@
  * input, whatever the words are, and relabelled examples stay consistent
  * because the marks are computed after relabelling.
  */
+import { parseInstruction } from './grammar';
 
 /** Words too common to say that a line and the goal are about the same thing. */
 const STOPWORDS = new Set([
@@ -71,4 +72,23 @@ export function goalNamedTexts(goal: string, screen: string): string[] {
     if (ws.length > 0 && !/[\\"]/.test(text) && joined.includes(` ${ws.join(' ')} `)) out.add(text);
   }
   return [...out];
+}
+
+/**
+ * The texts earlier instructions clicked or chose: the text a click or a
+ * selection named its target by, and the option chosen. A goal-named text
+ * stays goal-named after its step, so without this the copy marks go on
+ * favouring it and the planner repeats the step ("click the "Clients"
+ * link" again once in the Clients folder). Typed values are left in: a
+ * search's next step is often a click on the result it typed.
+ */
+export function actedOnTexts(history: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const line of history) {
+    const i = parseInstruction(line);
+    if (!i || (i.action !== 'CLICK' && i.action !== 'SELECT')) continue;
+    if (i.ref?.style === 'text') out.add(i.ref.text);
+    if (i.action === 'SELECT' && i.value !== undefined) out.add(i.value);
+  }
+  return out;
 }

@@ -3,7 +3,8 @@
  * - the marks: after a completion's tokens so far, exactly the tokens that
  *   go on spelling a goal-named text inside a quote (or open one), none in
  *   a `<think>` trace, after eos, or inside a quote that names something else;
- * - goalNamedTexts takes the description's quoted texts the goal holds whole;
+ * - goalNamedTexts takes the description's quoted texts the goal holds whole,
+ *   copyTargets leaves out those an earlier step clicked or chose;
  * - decoding adds the gate's bonus where training adds it: the log-probs of
  *   constrained samples at T = 0.9 equal, to 1e-5, what GRPO's two training
  *   passes recompute from the sampled tokens (allowedMask plus the copy
@@ -19,7 +20,7 @@ import { Random } from '../../src/learn/random';
 import { SPECIAL } from '../../src/text/tokenizer';
 import { defaultTokenizer } from '../../src/text/vocab';
 import { copyIndices, copyTokens } from '../../src/text/copyMarks';
-import { goalNamedTexts } from '../../src/text/goalMarks';
+import { actedOnTexts, goalNamedTexts } from '../../src/text/goalMarks';
 import { decodeStates } from '../../src/learn/evalPlanner';
 import { plannerPrompts, plannerSftBatch, trainingPlannerStates } from '../../src/learn/plannerStates';
 import { plannerSftLoss } from '../../src/learn/plannerSft';
@@ -85,6 +86,17 @@ describe('copy marks', () => {
     expect(goalNamedTexts('Open the Recipes folder', screen)).toEqual(['Recipes']);
     expect(goalNamedTexts('Colour the Book club event orange', screen)).toEqual(['Book club']);
     expect(goalNamedTexts('Add a folder', screen)).toEqual([]);
+  });
+
+  it('copyTargets: a goal-named text an earlier step clicked or chose is no longer marked; one it typed still is', () => {
+    const screen = 'link "Clients"\nlink "Work"\nsearch box "Search files" value="poster-full.zip"\ndropdown "Sort" value="Size" options "Name" "Size"';
+    const goal = 'Add the file "poster-full.zip" to the Clients folder, sorted by Size';
+    const targets = (history: string[]) => copyTargets({ goal, screen, history }).sort();
+    expect(targets([])).toEqual(['Clients', 'Size', 'poster-full.zip']);
+    expect(targets(['click the "Clients" link'])).toEqual(['Size', 'poster-full.zip']);
+    expect(targets(['select "Size" in the "Sort" dropdown'])).toEqual(['Clients', 'poster-full.zip']);
+    expect(targets(['type "poster-full.zip" into the "Search files" search box', 'scroll down', 'open the Files app'])).toEqual(['Clients', 'Size', 'poster-full.zip']);
+    expect(actedOnTexts(['click the "Clients" link', 'click the upload icon button', 'select "Size" in the "Sort" dropdown', 'not an instruction "Work"'])).toEqual(new Set(['Clients', 'Sort', 'Size']));
   });
 });
 
