@@ -4,7 +4,8 @@
  * and sliders can be set to, for the function style
  * what the screen's elements are for, and the visible elements a reference
  * with a role may name (its role word paired with that element's text or icon)
- * for the actions that element can take.
+ * for the actions that element can take (none for an element that is not
+ * interactive).
  */
 import { goalSpans, rowConstraint, type ConstraintSource, type Referent, type RowConstraint } from '../text/instructionConstraint';
 import { ROLE_WORDS } from '../text/phrasings';
@@ -12,7 +13,7 @@ import { ICON_WORDS } from '../world/icons';
 import { rolesNaming, visibleElements } from '../world/verifier';
 import { actionsOn } from '../world/actionRoles';
 import type { Tokenizer } from '../text/tokenizer';
-import type { Screen } from '../world/types';
+import type { ActionType, Role, Screen } from '../world/types';
 
 /** Every text the screen shows: element texts, labels and values. */
 function screenTexts(screen: Screen): string[] {
@@ -28,6 +29,17 @@ function screenChoices(screen: Screen, shown = visibleElements(screen)): string[
   return shown.some((e) => e.role === 'slider') ? [...options, ...PERCENTAGES] : options;
 }
 
+/**
+ * The actions an instruction may ask of an element of `role`: a field takes
+ * its text by TYPE and a dropdown or slider its choice by SELECT, each one
+ * step that lands on the element itself, so a click there (a focus, an
+ * opened list) is only half of one; every other element takes a click.
+ */
+function instructedActions(role: Role): ActionType[] {
+  const all = actionsOn(role);
+  return all.length > 1 && role !== 'option' ? all.filter((a) => a !== 'CLICK') : all;
+}
+
 export function constraintSource(screen: Screen, goal: string): ConstraintSource {
   const purposes = screen.elements.flatMap((e) => (e.purpose ? [e.purpose] : []));
   const shown = visibleElements(screen);
@@ -35,7 +47,8 @@ export function constraintSource(screen: Screen, goal: string): ConstraintSource
     texts: [e.text, e.label].filter((t): t is string => t !== undefined),
     ...(e.icon ? { icon: ICON_WORDS[e.icon] } : {}),
     roleWords: rolesNaming(e.role).map((r) => ROLE_WORDS[r]),
-    actions: actionsOn(e.role),
+    // A heading or a plain text takes no action, and no oracle step in any split targets one.
+    actions: e.interactive ? instructedActions(e.role) : [],
   }));
   return { goal, screenTexts: screenTexts(screen), purposes, referents, choices: screenChoices(screen, shown) };
 }

@@ -145,7 +145,8 @@ const CLOSED: Record<string, Node> = {
 
 interface SlotSets {
   quotedText: Node; // {text:q}, {anchor:q}
-  quotedValue: Node; // {value:q}
+  quotedValue: Node; // {value:q} of a SELECT
+  typedValue: Node; // {value:q} of a TYPE
   purpose: Node; // {purpose:free}
   purpose3: Node; // {purpose:free3}
   app: Node; // {app:free}
@@ -218,7 +219,7 @@ function compile({ action, text: template }: { action: ActionType; text: string 
     const [field, kind = field] = [m[1], m[2]];
     let part: Node;
     if (field === 'paired' && stretch && sets.paired) part = sets.paired(stretch, action);
-    else if (kind === 'q') part = field === 'value' ? sets.quotedValue : sets.quotedText;
+    else if (kind === 'q') part = field === 'value' ? (action === 'TYPE' ? sets.typedValue : sets.quotedValue) : sets.quotedText;
     else if (kind === 'free') part = field === 'app' ? sets.app : sets.purpose;
     else if (kind === 'free3') part = sets.purpose3;
     else part = CLOSED[kind];
@@ -261,6 +262,8 @@ export class InstructionConstraint {
     const sets: SlotSets = {
       quotedText: trieOf(texts.map(quote)),
       quotedValue: trieOf([...new Set([...texts, ...spans, ...(source.choices ?? []).filter(spellable)])].map(quote)),
+      // What is typed comes from the goal: no step of the world's tasks types a text the screen shows and the goal does not say.
+      typedValue: trieOf(spans.map(quote)),
       purpose: trieOf(purposes),
       purpose3: trieOf(
         purposes.flatMap((p) => {

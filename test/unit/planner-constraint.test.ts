@@ -6,7 +6,9 @@
  *   text of the screen or a span of the goal, and a reference with a role
  *   and a text (or icon) names an element of the screen that can take the
  *   action (a value is typed only into a field, chosen only from a dropdown,
- *   slider or option);
+ *   slider or option; a click lands only on an interactive element that is
+ *   not a field, dropdown or slider, which take TYPE and SELECT instead);
+ *   a typed value is a span of the goal;
  * - the oracle's own canonical instructions are allowed token by token
  *   wherever their quoted texts are on the screen or in the goal;
  * - a random planner decoding under the constraint at T = 0.9 only writes
@@ -142,7 +144,7 @@ describe('grammar-constrained planner decoding', () => {
         for (const word of rolesNaming(e.role).map((r) => ROLE_WORDS[r])) {
           for (const [action, text] of [['TYPE', `type "${value}" into the "${e.text}" ${word}`], ['SELECT', `select "${value}" in the "${e.text}" ${word}`]] as const) {
             // Another element with the same text and role word may take the action even where this one cannot.
-            const can = shown.some((o) => o.text === e.text && rolesNaming(o.role).some((r) => ROLE_WORDS[r] === word) && actionsOn(o.role).includes(action));
+            const can = shown.some((o) => o.interactive && o.text === e.text && rolesNaming(o.role).some((r) => ROLE_WORDS[r] === word) && actionsOn(o.role).includes(action));
             expect(allows(rc, text), `${text} on state ${i} (${e.role})`).toBe(can);
             seen[can ? 'allowed' : 'refused']++;
           }
@@ -152,6 +154,40 @@ describe('grammar-constrained planner decoding', () => {
     console.log(`typed or chosen values into paired references: ${JSON.stringify(seen)}`);
     expect(seen.allowed).toBeGreaterThan(100);
     expect(seen.refused).toBeGreaterThan(1000);
+  }, 120_000);
+
+  it('a click names only an element a click acts on, when the reference pairs a role with a text; a typed value is a span of the goal', () => {
+    const allows = (rc: ReturnType<typeof rowConstraint>, text: string) => {
+      const ids = [...tok.encode(text), SPECIAL.eos];
+      return ids.length <= C && ids.every((id, t) => rc.allowed(ids.slice(0, t), C)[id] === 1);
+    };
+    // A field takes its text by TYPE and a dropdown or slider its choice by SELECT; a heading or plain text takes nothing.
+    const clickable = (o: { interactive: boolean; role: string }) => o.interactive && !['text-field', 'search-box', 'dropdown', 'slider'].includes(o.role);
+    const seen = { clicks: 0, refusedClicks: 0, refusedTyping: 0 };
+    for (const [i, s] of states.entries()) {
+      const rc = rowConstraint(tok, constraintSource(s.screen, s.parts.goal));
+      // Only texts the tokenizer spells: the constraint never allows the others ("› Final").
+      const shown = visibleElements(s.screen).filter((e) => e.text && !e.text.includes('"') && e.text.length <= 16 && tok.decode(tok.encode(e.text)) === e.text);
+      for (const e of shown) {
+        for (const word of rolesNaming(e.role).map((r) => ROLE_WORDS[r])) {
+          const text = `click the "${e.text}" ${word}`;
+          const can = shown.some((o) => clickable(o) && o.text === e.text && rolesNaming(o.role).some((r) => ROLE_WORDS[r] === word));
+          expect(allows(rc, text), `${text} on state ${i} (${e.role})`).toBe(can);
+          seen[can ? 'clicks' : 'refusedClicks']++;
+        }
+      }
+      const spans = new Set(goalSpans(s.parts.goal));
+      const field = shown.find((e) => e.interactive && e.role === 'text-field');
+      const said = shown.find((e) => !spans.has(e.text as string));
+      if (field && said) {
+        expect(allows(rc, `type "${said.text}" into the "${field.text}" text field`), `typing "${said.text}" on state ${i}`).toBe(false);
+        seen.refusedTyping++;
+      }
+    }
+    console.log(`clicks on paired references: ${JSON.stringify(seen)}`);
+    expect(seen.clicks).toBeGreaterThan(500);
+    expect(seen.refusedClicks).toBeGreaterThan(100);
+    expect(seen.refusedTyping).toBeGreaterThan(20);
   }, 120_000);
 
   it("allows the oracle's canonical instruction wherever its quoted texts are on the screen or in the goal", () => {
