@@ -214,7 +214,15 @@ describe('the data owner\'s tuning entry', () => {
     const tuned = plugIn(full, back);
     expect(tuned.params['blocks.1.attn.q.w']).toBe(full['blocks.1.attn.q.w']);
     expect(tuned.params['blocks.0.mlp.fc.w']).not.toBe(full['blocks.0.mlp.fc.w']);
-    expect(Math.abs((await lossOf(tuned.params)) - (await lossOf(full)))).toBeGreaterThan(1e-5);
+    // Plugged in: W + (alpha / r)·A·B, with the two tuning steps' B away from zero.
+    const name = 'blocks.0.mlp.fc.w';
+    const [delta, plugged] = tf.tidy(() => {
+      const ab = tf.mul(tf.matMul(tf.tensor(back.tensors[`${name}.lora_a`].data, back.tensors[`${name}.lora_a`].shape), tf.tensor(back.tensors[`${name}.lora_b`].data, back.tensors[`${name}.lora_b`].shape)), lora.alpha / lora.rank);
+      return [tf.max(tf.abs(ab)).dataSync()[0], tf.max(tf.abs(tf.sub(tuned.params[name], tf.add(full[name], ab)))).dataSync()[0]];
+    });
+    expect(delta).toBeGreaterThan(1e-4);
+    expect(plugged).toBeLessThan(1e-6);
+    expect(await lossOf(tuned.params)).not.toBe(await lossOf(full));
     tuned.dispose();
     tf.dispose([prompt, completion]);
     // A LoRA file that adapts the replaced unit is refused.
