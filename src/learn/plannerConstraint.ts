@@ -11,7 +11,7 @@ import { goalSpans, rowConstraint, type ConstraintSource, type Referent, type Ro
 import { ROLE_WORDS } from '../text/phrasings';
 import { ICON_WORDS } from '../world/icons';
 import { rolesNaming, visibleElements } from '../world/verifier';
-import { actionsOn } from '../world/actionRoles';
+import { actionsOn, SELECTED_ROLES, TYPED_ROLES } from '../world/actionRoles';
 import type { Tokenizer } from '../text/tokenizer';
 import type { ActionType, Role, Screen } from '../world/types';
 
@@ -36,8 +36,9 @@ function screenChoices(screen: Screen, shown = visibleElements(screen)): string[
  * opened list) is only half of one; every other element takes a click.
  */
 function instructedActions(role: Role): ActionType[] {
-  const all = actionsOn(role);
-  return all.length > 1 && role !== 'option' ? all.filter((a) => a !== 'CLICK') : all;
+  // An open list's option keeps its click: it stands for its dropdown's SELECT but is clicked where it shows.
+  const oneStep = TYPED_ROLES.has(role) || (SELECTED_ROLES.has(role) && role !== 'option');
+  return oneStep ? actionsOn(role).filter((a) => a !== 'CLICK') : actionsOn(role);
 }
 
 export function constraintSource(screen: Screen, goal: string): ConstraintSource {

@@ -11,7 +11,7 @@
  */
 import { Random } from '../learn/random';
 import { printInstruction } from '../text/grammar';
-import { goalNamedTexts, actedOnTexts, markScreen } from '../text/goalMarks';
+import { actedOnTexts, goalNamedTexts, markScreen } from '../text/goalMarks';
 import { copyIndices } from '../text/copyMarks';
 import { padLeft, padRight, SPECIAL, type Tokenizer } from '../text/tokenizer';
 import { describeScreen } from '../world/describe';

@@ -163,7 +163,7 @@ describe('grammar-constrained planner decoding', () => {
     };
     // A field takes its text by TYPE and a dropdown or slider its choice by SELECT; a heading or plain text takes nothing.
     const clickable = (o: { interactive: boolean; role: string }) => o.interactive && !['text-field', 'search-box', 'dropdown', 'slider'].includes(o.role);
-    const seen = { clicks: 0, refusedClicks: 0, refusedTyping: 0 };
+    const seen = { clicks: 0, refusedClicks: 0, refusedTyping: 0, allowedTyping: 0 };
     for (const [i, s] of states.entries()) {
       const rc = rowConstraint(tok, constraintSource(s.screen, s.parts.goal));
       // Only texts the tokenizer spells: the constraint never allows the others ("› Final").
@@ -182,12 +182,19 @@ describe('grammar-constrained planner decoding', () => {
       if (field && said) {
         expect(allows(rc, `type "${said.text}" into the "${field.text}" text field`), `typing "${said.text}" on state ${i}`).toBe(false);
         seen.refusedTyping++;
+        // The same field takes a span of the goal: the refusal is the value's.
+        const span = [...spans].filter((x) => !x.includes('"') && tok.decode(tok.encode(x)) === x).sort((a, b) => a.length - b.length)[0];
+        if (span !== undefined) {
+          expect(allows(rc, `type "${span}" into the "${field.text}" text field`), `typing "${span}" on state ${i}`).toBe(true);
+          seen.allowedTyping++;
+        }
       }
     }
     console.log(`clicks on paired references: ${JSON.stringify(seen)}`);
     expect(seen.clicks).toBeGreaterThan(500);
     expect(seen.refusedClicks).toBeGreaterThan(100);
     expect(seen.refusedTyping).toBeGreaterThan(20);
+    expect(seen.allowedTyping).toBeGreaterThan(20);
   }, 120_000);
 
   it("allows the oracle's canonical instruction wherever its quoted texts are on the screen or in the goal", () => {
