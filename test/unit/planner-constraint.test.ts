@@ -44,6 +44,14 @@ beforeAll(async () => {
 const tok = defaultTokenizer();
 const C = 48;
 
+/** Whether the constraint allows `text`, then eos, token by token within C tokens. */
+const allows = (rc: ReturnType<typeof rowConstraint>, text: string) => {
+  const ids = [...tok.encode(text), SPECIAL.eos];
+  return ids.length <= C && ids.every((id, t) => rc.allowed(ids.slice(0, t), C)[id] === 1);
+};
+/** Texts the tokenizer spells: the constraint never allows the others ("› Final"). */
+const spelled = (text: string) => !text.includes('"') && tok.decode(tok.encode(text)) === text;
+
 function statesOfEverySplit(): PlannerState[] {
   const suites = buildSuites(4242, { webPerSplit: 40, mobile: 40, groundingPerSplit: 0 });
   return [
@@ -130,10 +138,6 @@ describe('grammar-constrained planner decoding', () => {
   }, 120_000);
 
   it('a typed or chosen value goes only into an element that can take it, when the reference pairs a role with a text', () => {
-    const allows = (rc: ReturnType<typeof rowConstraint>, text: string) => {
-      const ids = [...tok.encode(text), SPECIAL.eos];
-      return ids.length <= C && ids.every((id, t) => rc.allowed(ids.slice(0, t), C)[id] === 1);
-    };
     const seen = { allowed: 0, refused: 0 };
     for (const [i, s] of states.entries()) {
       const value = goalSpans(s.parts.goal)[0];
@@ -157,17 +161,12 @@ describe('grammar-constrained planner decoding', () => {
   }, 120_000);
 
   it('a click names only an element a click acts on, when the reference pairs a role with a text; a typed value is a span of the goal', () => {
-    const allows = (rc: ReturnType<typeof rowConstraint>, text: string) => {
-      const ids = [...tok.encode(text), SPECIAL.eos];
-      return ids.length <= C && ids.every((id, t) => rc.allowed(ids.slice(0, t), C)[id] === 1);
-    };
     // A field takes its text by TYPE and a dropdown or slider its choice by SELECT; a heading or plain text takes nothing.
     const clickable = (o: { interactive: boolean; role: string }) => o.interactive && !['text-field', 'search-box', 'dropdown', 'slider'].includes(o.role);
     const seen = { clicks: 0, refusedClicks: 0, refusedTyping: 0, allowedTyping: 0 };
     for (const [i, s] of states.entries()) {
       const rc = rowConstraint(tok, constraintSource(s.screen, s.parts.goal));
-      // Only texts the tokenizer spells: the constraint never allows the others ("› Final").
-      const shown = visibleElements(s.screen).filter((e) => e.text && !e.text.includes('"') && e.text.length <= 16 && tok.decode(tok.encode(e.text)) === e.text);
+      const shown = visibleElements(s.screen).filter((e) => e.text && e.text.length <= 16 && spelled(e.text));
       for (const e of shown) {
         for (const word of rolesNaming(e.role).map((r) => ROLE_WORDS[r])) {
           const text = `click the "${e.text}" ${word}`;
@@ -183,7 +182,7 @@ describe('grammar-constrained planner decoding', () => {
         expect(allows(rc, `type "${said.text}" into the "${field.text}" text field`), `typing "${said.text}" on state ${i}`).toBe(false);
         seen.refusedTyping++;
         // The same field takes a span of the goal: the refusal is the value's.
-        const span = [...spans].filter((x) => !x.includes('"') && tok.decode(tok.encode(x)) === x).sort((a, b) => a.length - b.length)[0];
+        const span = [...spans].filter(spelled).sort((a, b) => a.length - b.length)[0];
         if (span !== undefined) {
           expect(allows(rc, `type "${span}" into the "${field.text}" text field`), `typing "${span}" on state ${i}`).toBe(true);
           seen.allowedTyping++;
