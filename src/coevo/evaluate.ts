@@ -506,7 +506,7 @@ export async function decodeInstructions(
     const chunk = Array.from({ length: rows }, (_, i) => part[Math.min(i, part.length - 1)]);
     const { ids, length: pl } = promptMatrix(tok, planner.cfg, chunk.map((x) => x.parts));
     const prompt = tf.tensor2d(ids, [rows, pl], 'int32');
-    const constraints = opts.constrained ? screenConstraints(tok, chunk.map((x) => ({ screen: x.screen, goal: x.parts.goal }))) : undefined;
+    const constraints = opts.constrained ? screenConstraints(tok, chunk.map((x) => ({ screen: x.screen, goal: x.parts.goal, history: x.parts.history }))) : undefined;
     try {
       const copy = planner.cfg.copyGate ? chunk.map((x) => rowCopy(tok, copyTargets(x.parts))) : undefined;
       const dec = await plannerDecode(planner.params, planner.cfg, prompt, { temperature: opts.temperature ?? 0, rng: opts.rng, constraints, copy });

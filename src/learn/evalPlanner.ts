@@ -61,7 +61,7 @@ export async function decodeStates(
     // Each chunk is padded to its own bucket: short screens do not pay for the longest.
     const { ids, length: pl } = plannerPrompts(tok, cfg, prompts);
     const prompt = tf.tensor2d(ids, [prompts.length, pl], 'int32');
-    const constraints = opts.constrained ? screenConstraints(tok, chunk.map((s) => ({ screen: s.screen, goal: s.parts.goal })), { cot: opts.cot }) : undefined;
+    const constraints = opts.constrained ? screenConstraints(tok, chunk.map((s) => ({ screen: s.screen, goal: s.parts.goal, history: s.parts.history })), { cot: opts.cot }) : undefined;
     const copy = cfg.copyGate ? chunk.map((s) => rowCopy(tok, copyTargets(s.parts))) : undefined;
     const dec = await plannerDecode(p, cfg, prompt, { temperature: opts.temperature, rng: opts.rng, constraints, repeat: shared, copy }).finally(() => prompt.dispose());
     for (let i = 0; i < n; i++) {

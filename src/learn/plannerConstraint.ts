@@ -5,13 +5,14 @@
  * what the screen's elements are for, and the visible elements a reference
  * with a role may name (its role word paired with that element's text or icon)
  * for the actions that element can take (none for an element that is not
- * interactive).
+ * interactive, no click by the text and role an earlier step clicked it by).
  */
 import { goalSpans, rowConstraint, type ConstraintSource, type Referent, type RowConstraint } from '../text/instructionConstraint';
 import { ROLE_WORDS } from '../text/phrasings';
 import { ICON_WORDS } from '../world/icons';
 import { rolesNaming, visibleElements } from '../world/verifier';
 import { actionsOn, SELECTED_ROLES, TYPED_ROLES } from '../world/actionRoles';
+import { parseInstruction } from '../text/grammar';
 import type { Tokenizer } from '../text/tokenizer';
 import type { ActionType, Role, Screen } from '../world/types';
 
@@ -41,27 +42,53 @@ function instructedActions(role: Role): ActionType[] {
   return oneStep ? actionsOn(role).filter((a) => a !== 'CLICK') : actionsOn(role);
 }
 
-export function constraintSource(screen: Screen, goal: string): ConstraintSource {
+/** The (text, role) pairs that earlier instructions clicked by: `click the "Travel" link` gives ("Travel", link). */
+function clickedPairs(history: readonly string[]): { text: string; role: Role }[] {
+  return history.flatMap((line) => {
+    const i = parseInstruction(line);
+    return i?.action === 'CLICK' && i.ref?.style === 'text' && i.ref.role ? [{ text: i.ref.text, role: i.ref.role }] : [];
+  });
+}
+
+export function constraintSource(screen: Screen, goal: string, history: readonly string[] = []): ConstraintSource {
   const purposes = screen.elements.flatMap((e) => (e.purpose ? [e.purpose] : []));
   const shown = visibleElements(screen);
-  const referents: Referent[] = shown.map((e) => ({
-    texts: [e.text, e.label].filter((t): t is string => t !== undefined),
-    ...(e.icon ? { icon: ICON_WORDS[e.icon] } : {}),
-    roleWords: rolesNaming(e.role).map((r) => ROLE_WORDS[r]),
-    // A heading or a plain text takes no action, and no oracle step in any split targets one.
-    actions: e.interactive ? instructedActions(e.role) : [],
-  }));
+  const clicked = clickedPairs(history);
+  const referents: Referent[] = shown.map((e) => {
+    const texts = [e.text, e.label].filter((t): t is string => t !== undefined);
+    const naming = rolesNaming(e.role);
+    // Repeating a step is a miss: no oracle step in 8,000 training states or any split clicks a text-and-role pair a history step clicked.
+    const clickedBy = clicked.filter((c) => texts.includes(c.text) && naming.includes(c.role)).map((c) => c.text);
+    return {
+      texts,
+      ...(e.icon ? { icon: ICON_WORDS[e.icon] } : {}),
+      roleWords: naming.map((r) => ROLE_WORDS[r]),
+      // A heading or a plain text takes no action, and no oracle step in any split targets one.
+      actions: e.interactive ? instructedActions(e.role) : [],
+      ...(clickedBy.length > 0 ? { clickedBy } : {}),
+    };
+  });
   return { goal, screenTexts: screenTexts(screen), purposes, referents, choices: screenChoices(screen, shown) };
 }
 
-/** One constraint per (screen, goal), shared by the rows that decode it (a GRPO group). */
-export function screenConstraints(tok: Tokenizer, items: readonly { screen: Screen; goal: string }[], opts: { cot?: boolean } = {}): RowConstraint[] {
-  const made = new Map<object, RowConstraint>();
-  return items.map(({ screen, goal }) => {
-    const key = made.get(screen);
-    if (key) return key;
-    const c = rowConstraint(tok, constraintSource(screen, goal), opts);
-    made.set(screen, c);
+/** What a row's constraint depends on: the screen, the goal and the steps taken. */
+export interface ConstraintItem {
+  screen: Screen;
+  goal: string;
+  history?: readonly string[];
+}
+
+/** One constraint per (screen, goal, history), shared by the rows that decode it (a GRPO group). */
+export function screenConstraints(tok: Tokenizer, items: readonly ConstraintItem[], opts: { cot?: boolean } = {}): RowConstraint[] {
+  const made = new Map<Screen, Map<string, RowConstraint>>();
+  return items.map(({ screen, goal, history = [] }) => {
+    const byScreen = made.get(screen) ?? new Map<string, RowConstraint>();
+    made.set(screen, byScreen);
+    const key = `${goal}\n${history.join('\n')}`;
+    const hit = byScreen.get(key);
+    if (hit) return hit;
+    const c = rowConstraint(tok, constraintSource(screen, goal, history), opts);
+    byScreen.set(key, c);
     return c;
   });
 }

@@ -61,6 +61,8 @@ export interface Referent {
   roleWords: readonly string[];
   /** The targeted actions the element can take (world/actionRoles.ts); absent: any. */
   actions?: readonly ActionType[];
+  /** Texts an earlier step clicked this element by, with one of its role words: a click by them again is refused. */
+  clickedBy?: readonly string[];
 }
 
 class Node {
@@ -176,7 +178,9 @@ function fillStretch(stretch: string, action: ActionType, referents: readonly Re
   const byIcon = stretch.includes('{icon:icon}');
   for (const r of referents) {
     if (r.actions && !r.actions.includes(action)) continue;
-    const names = byIcon ? (r.icon ? [r.icon] : []) : r.texts.map(quote);
+    // No oracle step clicks again what an earlier one clicked by its text; an icon may be (a second "plus").
+    const texts = action === 'CLICK' && r.clickedBy ? r.texts.filter((t) => !r.clickedBy?.includes(t)) : r.texts;
+    const names = byIcon ? (r.icon ? [r.icon] : []) : texts.map(quote);
     for (const name of names) {
       for (const word of r.roleWords) out.add(stretch.replace(byIcon ? '{icon:icon}' : '{text:q}', name).replace('{role:role}', word));
     }

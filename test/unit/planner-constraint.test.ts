@@ -8,7 +8,8 @@
  *   action (a value is typed only into a field, chosen only from a dropdown,
  *   slider or option; a click lands only on an interactive element that is
  *   not a field, dropdown or slider, which take TYPE and SELECT instead);
- *   a typed value is a span of the goal;
+ *   a typed value is a span of the goal; a click by a text and role that
+ *   an earlier step clicked by is not written again;
  * - the oracle's own canonical instructions are allowed token by token
  *   wherever their quoted texts are on the screen or in the goal;
  * - a random planner decoding under the constraint at T = 0.9 only writes
@@ -72,7 +73,7 @@ describe('grammar-constrained planner decoding', () => {
     let quoted = 0;
     let paired = 0;
     const styles = new Set<string>();
-    const constraints = states.map((s) => rowConstraint(tok, constraintSource(s.screen, s.parts.goal)));
+    const constraints = states.map((s) => rowConstraint(tok, constraintSource(s.screen, s.parts.goal, s.parts.history)));
     for (; walks < 10_000; walks++) {
       const s = states[walks % states.length];
       const rc = constraints[walks % states.length];
@@ -196,6 +197,30 @@ describe('grammar-constrained planner decoding', () => {
     expect(seen.allowedTyping).toBeGreaterThan(20);
   }, 120_000);
 
+  it('a click an earlier step made by a text and role is refused, and allowed without that history', () => {
+    const seen = { refused: 0, others: 0 };
+    for (const [i, s] of states.entries()) {
+      const fresh = rowConstraint(tok, constraintSource(s.screen, s.parts.goal));
+      const after = rowConstraint(tok, constraintSource(s.screen, s.parts.goal, s.parts.history));
+      const clickedTexts = s.parts.history.map((line) => parseInstruction(line)?.ref).flatMap((r) => (r?.style === 'text' ? [r.text] : []));
+      for (const line of s.parts.history) {
+        const ref = parseInstruction(line)?.ref;
+        if (parseInstruction(line)?.action !== 'CLICK' || ref?.style !== 'text' || !ref.role || !spelled(ref.text) || !allows(fresh, line)) continue;
+        expect(allows(after, line), `${line} again on state ${i}`).toBe(false);
+        seen.refused++;
+        // Only the pairs clicked are refused: a clickable element no step named is still allowed.
+        const other = visibleElements(s.screen).find((e) => e.interactive && e.text && !clickedTexts.includes(e.text) && spelled(e.text) && e.text.length <= 16 && allows(fresh, `click the "${e.text}" ${ROLE_WORDS[e.role]}`));
+        if (other) {
+          expect(allows(after, `click the "${other.text}" ${ROLE_WORDS[other.role]}`), `${other.text} after ${line}`).toBe(true);
+          seen.others++;
+        }
+      }
+    }
+    console.log(`history clicks refused again: ${JSON.stringify(seen)}`);
+    expect(seen.refused).toBeGreaterThan(20);
+    expect(seen.others).toBeGreaterThan(20);
+  }, 120_000);
+
   it("allows the oracle's canonical instruction wherever its quoted texts are on the screen or in the goal", () => {
     let checked = 0;
     let skipped = 0;
@@ -208,7 +233,7 @@ describe('grammar-constrained planner decoding', () => {
         continue;
       }
       if (s.step.type === 'SELECT') selects++;
-      const rc = rowConstraint(tok, constraintSource(s.screen, s.parts.goal));
+      const rc = rowConstraint(tok, constraintSource(s.screen, s.parts.goal, s.parts.history));
       const ids = [...tok.encode(s.instruction), SPECIAL.eos];
       ids.forEach((id, t) => expect(rc.allowed(ids.slice(0, t), C)[id], `${s.instruction} at ${t}`).toBe(1));
       checked++;
