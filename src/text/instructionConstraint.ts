@@ -178,7 +178,7 @@ function fillStretch(stretch: string, action: ActionType, referents: readonly Re
   const byIcon = stretch.includes('{icon:icon}');
   for (const r of referents) {
     if (r.actions && !r.actions.includes(action)) continue;
-    // No oracle step clicks again what an earlier one clicked by its text; an icon may be (a second "plus").
+    // An icon may be clicked again (a second "plus"); a text, once clicked by, not (plannerConstraint.ts says why).
     const texts = action === 'CLICK' && r.clickedBy ? r.texts.filter((t) => !r.clickedBy?.includes(t)) : r.texts;
     const names = byIcon ? (r.icon ? [r.icon] : []) : texts.map(quote);
     for (const name of names) {
