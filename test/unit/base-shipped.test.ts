@@ -61,7 +61,7 @@ describe.each(SHIPPED_BASE_PRESETS.map((p) => [p]))('shipped base models, preset
     } finally {
       disposeParams(params);
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('which base models ship', () => {
