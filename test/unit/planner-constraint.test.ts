@@ -204,8 +204,9 @@ describe('grammar-constrained planner decoding', () => {
       const after = rowConstraint(tok, constraintSource(s.screen, s.parts.goal, s.parts.history));
       const clickedTexts = s.parts.history.map((line) => parseInstruction(line)?.ref).flatMap((r) => (r?.style === 'text' ? [r.text] : []));
       for (const line of s.parts.history) {
-        const ref = parseInstruction(line)?.ref;
-        if (parseInstruction(line)?.action !== 'CLICK' || ref?.style !== 'text' || !ref.role || !spelled(ref.text) || !allows(fresh, line)) continue;
+        const step = parseInstruction(line);
+        const ref = step?.ref;
+        if (step?.action !== 'CLICK' || ref?.style !== 'text' || !ref.role || !spelled(ref.text) || !allows(fresh, line)) continue;
         expect(allows(after, line), `${line} again on state ${i}`).toBe(false);
         seen.refused++;
         // Only the pairs clicked are refused: a clickable element no step named is still allowed.
