@@ -74,6 +74,8 @@ export interface CoevoConfig {
   distillStates: number;
   /** Items per suite split in each evaluation. */
   evalSize: number;
+  /** Online episodes per platform in each evaluation; 0: one per 8 of evalSize (at least 1). */
+  onlineEpisodes: number;
   rewardPool: RewardPoolEntry[];
   rewardWeighting: PlanWeighting;
   curation: CurationConfig;
@@ -182,6 +184,7 @@ const FIELD_SPECS: { readonly [P in ConfigPath]: readonly [FieldSpec, string] } 
   seedTasks: [int(1, 100_000), 'training tasks whose oracle steps make D0'],
   distillStates: [int(1, 100_000), 'training states sampled per iteration for distillation'],
   evalSize: [int(1, 10_000), 'items per suite split in each evaluation'],
+  onlineEpisodes: [int(0, 10_000), 'online episodes per platform in each evaluation (0: one per 8 of evalSize, at least 1)'],
   rewardPool: [{ kind: 'pool' }, 'grounders that score planner instructions, with priors σ'],
   rewardWeighting: [choice(WEIGHTINGS), 'how the pool grounders are weighted in the plan reward'],
   'curation.tooEasy': [bool, 'drop samples the grounder always hits'],
@@ -315,7 +318,7 @@ function checkPool(v: unknown): RewardPoolEntry[] {
  * the first bad field, its allowed values and the value given.
  */
 /** Fields added after runs were stored, with the behaviour those runs had. */
-const ADDED_LATER = { grpoScreen: 1, grpoTargetedOnly: true, plannerSftOnBase: true, plannerConstraint: false, plannerGoalMarks: false, plannerCopyGate: false, freezeGlyphReader: false, grounderRealShare: 0 } as const;
+const ADDED_LATER = { grpoScreen: 1, grpoTargetedOnly: true, plannerSftOnBase: true, plannerConstraint: false, plannerGoalMarks: false, plannerCopyGate: false, freezeGlyphReader: false, grounderRealShare: 0, onlineEpisodes: 0 } as const;
 
 export function validateConfig(c: unknown): CoevoConfig {
   if (!isPlainObject(c)) throw new ConfigError('', `A run config must be an object with the fields ${TOP_LEVEL.join(', ')}; got ${show(c)}`);
@@ -393,6 +396,8 @@ export function defaultConfig(preset: PresetName, seed: number): CoevoConfig {
     grpoTargetedOnly: false,
     plannerSftOnBase: false,
     ...SCALES[preset],
+    // Few, so a tiny run stays short; a study that compares online success sets more (README: the seed study).
+    onlineEpisodes: 0,
     // The paper's 1 : 1 : 2, the current grounder trusted most.
     rewardPool: [
       { name: 'verifier', prior: 1 },

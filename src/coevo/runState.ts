@@ -85,14 +85,26 @@ function sortSamples(samples: StepSample[]): StepSample[] {
   return samples.sort((a, b) => a.iteration - b.iteration || sampleNumber(a) - sampleNumber(b));
 }
 
+/** Online episodes per platform in an evaluation: `onlineEpisodes`, or with 0 one per 8 of evalSize (at least 1). */
+export function onlinePerPlatform(evalSize: number, onlineEpisodes: number): number {
+  return onlineEpisodes > 0 ? onlineEpisodes : Math.max(1, Math.round(evalSize / 8));
+}
+
+/** Tasks per web split and in the mobile suite that the offline figures use: half of evalSize (a task has several steps). */
+export function offlineTasks(evalSize: number): number {
+  return Math.max(1, Math.round(evalSize / 2));
+}
+
 /**
  * The suite sizes of an evaluation of `evalSize` items per split: the web
- * splits and the mobile suite get half as many tasks (a task has several
- * steps), the grounding splits evalSize queries each.
+ * splits and the mobile suite get offlineTasks(evalSize) tasks, or more
+ * where the online episodes need them (web episodes go round the three
+ * splits), the grounding splits evalSize queries each. Suites are drawn in
+ * order, so a larger one starts with the smaller one's tasks.
  */
-export function suiteSizes(evalSize: number): SuiteSizes {
-  const tasks = Math.max(1, Math.round(evalSize / 2));
-  return { webPerSplit: tasks, mobile: tasks, groundingPerSplit: evalSize };
+export function suiteSizes(evalSize: number, online = onlinePerPlatform(evalSize, 0)): SuiteSizes {
+  const tasks = offlineTasks(evalSize);
+  return { webPerSplit: Math.max(tasks, Math.ceil(online / 3)), mobile: Math.max(tasks, online), groundingPerSplit: evalSize };
 }
 
 export class RunState {
@@ -209,7 +221,7 @@ export class RunState {
    * its seed; the run's seed picks which.
    */
   suites(): Suites {
-    return (this.suitesCache ??= buildSuites(this.config.seed, suiteSizes(this.config.evalSize)));
+    return (this.suitesCache ??= buildSuites(this.config.seed, suiteSizes(this.config.evalSize, onlinePerPlatform(this.config.evalSize, this.config.onlineEpisodes))));
   }
 
   /** The reading probe's held-out screens and per-style items, from the run's seed: evalSize / 2 screens, as many items per style. */

@@ -139,8 +139,11 @@ describe('validateConfig', () => {
     delete older.plannerCopyGate;
     delete older.grpoTargetedOnly;
     delete older.plannerSftOnBase;
-    expect(tiny()).toMatchObject({ grpoScreen: 3, grpoTargetedOnly: false, plannerSftOnBase: false });
-    expect(validateConfig(older)).toMatchObject({ grpoScreen: 1, plannerCopyGate: false, grpoTargetedOnly: true, plannerSftOnBase: true });
+    delete older.onlineEpisodes;
+    expect(tiny()).toMatchObject({ grpoScreen: 3, grpoTargetedOnly: false, plannerSftOnBase: false, onlineEpisodes: 0 });
+    expect(validateConfig(older)).toMatchObject({ grpoScreen: 1, plannerCopyGate: false, grpoTargetedOnly: true, plannerSftOnBase: true, onlineEpisodes: 0 });
+    expect(applySet(tiny(), 'onlineEpisodes=48').onlineEpisodes).toBe(48);
+    expect(configError(() => applySet(tiny(), 'onlineEpisodes=2.5')).message).toBe('onlineEpisodes must be an integer from 0 to 10000; got 2.5');
     expect(configError(() => validateConfig({ ...tiny(), grpoScreen: 0 })).message).toBe('grpoScreen must be an integer from 1 to 16; got 0');
 
     expect(configError(() => validateConfig({ ...tiny(), curation: true })).field).toBe('curation');

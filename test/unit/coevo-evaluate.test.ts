@@ -42,6 +42,8 @@ import { syntheticScreenImage } from '../../src/models/rasterize';
 import { parseInstruction, printInstruction } from '../../src/text/grammar';
 import { defaultTokenizer } from '../../src/text/vocab';
 import { buildSuites, type Suites } from '../../src/world/suites';
+import { evaluationSizes } from '../../src/coevo/phases/evaluate';
+import { onlinePerPlatform, suiteSizes } from '../../src/coevo/runState';
 import { oracle } from '../../src/world/tasks';
 import { REF_STYLES, type Box } from '../../src/world/types';
 
@@ -234,6 +236,28 @@ describe('the suites with stub agents', () => {
     const last = progress[progress.length - 1];
     expect(last[0]).toBe(last[1]);
     expect(progress.every(([d], i) => i === 0 || d >= progress[i - 1][0])).toBe(true);
+  });
+
+  it('runs onlineEpisodes episodes per platform from suites grown for them, the offline figures on the same tasks as before', async () => {
+    expect(evaluationSizes(32, 0)).toEqual({ webTasksPerSplit: 16, mobileTasks: 16, groundingPerSplit: 32, onlinePerPlatform: 4 });
+    expect(suiteSizes(32, onlinePerPlatform(32, 0))).toEqual(suiteSizes(32));
+    expect(suiteSizes(32, onlinePerPlatform(32, 48))).toEqual({ webPerSplit: 16, mobile: 48, groundingPerSplit: 32 });
+    const small = buildSuites(4, suiteSizes(4));
+    const grown = buildSuites(4, suiteSizes(4, 7));
+    const ids = (ts: readonly { id: string }[]) => ts.map((t) => t.id);
+    for (const split of WEB_SPLITS) {
+      expect(grown.web[split]).toHaveLength(3);
+      expect(ids(grown.web[split].slice(0, 2))).toEqual(ids(small.web[split]));
+    }
+    expect(ids(grown.mobile.slice(0, 2))).toEqual(ids(small.mobile));
+    const offline = await evaluateAgent(oracleAgent(verifierGround), small, { batch: 4, sizes: evaluationSizes(4, 0) });
+    const e = await evaluateAgent(oracleAgent(verifierGround), grown, { batch: 4, sizes: evaluationSizes(4, 7) });
+    expect(offline.details.online).toHaveLength(2);
+    expect(e.details.online.filter((r) => r.platform === 'web')).toHaveLength(7);
+    expect(e.details.online.filter((r) => r.platform === 'mobile')).toHaveLength(7);
+    expect(e.counts['online/all/task_success']).toBe(14);
+    expect(e.details.web).toEqual(offline.details.web);
+    expect(e.details.mobile).toEqual(offline.details.mobile);
   });
 
   it('the same planner with a grounder that always misses: point metrics 0, operation F1 and type accuracy 1', async () => {

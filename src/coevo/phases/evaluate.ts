@@ -16,17 +16,17 @@ import { evaluateAgent, neuralAgent, type EvaluationSizes } from '../evaluate';
 import { evaluateSummary } from '../report';
 import type { PhaseContext, PhaseOutput } from './context';
 import { gatedAgent } from './training';
-import { suiteSizes } from '../runState';
+import { offlineTasks, onlinePerPlatform } from '../runState';
 import { REAL_SKIPPED } from '../realScreenMetrics';
 import { groundRealSuite, realQueryCount, realSuite } from './evaluateRealScreens';
 
 /** Rows per planner decode and grounder forward. */
 const EVAL_BATCH = 16;
 
-/** How much of the suites an evaluation of `evalSize` items per split uses (online: one episode per platform per 8 items, at least 1). */
-export function evaluationSizes(evalSize: number): EvaluationSizes {
-  const s = suiteSizes(evalSize);
-  return { webTasksPerSplit: s.webPerSplit, mobileTasks: s.mobile, groundingPerSplit: s.groundingPerSplit, onlinePerPlatform: Math.max(1, Math.round(evalSize / 8)) };
+/** How much of the suites an evaluation of `evalSize` items per split uses, with `onlineEpisodes` per platform (0: one per 8 items, at least 1). */
+export function evaluationSizes(evalSize: number, onlineEpisodes: number): EvaluationSizes {
+  const tasks = offlineTasks(evalSize);
+  return { webTasksPerSplit: tasks, mobileTasks: tasks, groundingPerSplit: evalSize, onlinePerPlatform: onlinePerPlatform(evalSize, onlineEpisodes) };
 }
 
 export async function evaluatePhase(ctx: PhaseContext): Promise<PhaseOutput> {
@@ -44,7 +44,7 @@ export async function evaluatePhase(ctx: PhaseContext): Promise<PhaseOutput> {
   const realTotal = 'screens' in real ? realQueryCount(real.screens) : 0;
   let worldTotal = 0;
   const { metrics, counts } = await evaluateAgent(gatedAgent(agent, ctx.journal), state.suites(), {
-    sizes: evaluationSizes(ctx.config.evalSize),
+    sizes: evaluationSizes(ctx.config.evalSize, ctx.config.onlineEpisodes),
     probe: state.probe(),
     batch: EVAL_BATCH,
     sampling: { temperature: ctx.config.temperature, rng: ctx.journal.random(ctx.rng.fork('sample')) },

@@ -13,7 +13,7 @@ export const QUICK_FIELDS = ['preset', 'seed', 'iterations', 'start'] as const s
 
 /** The form's groups, in the order of the loop (METHOD.md); a unit test checks each other field sits in exactly one. */
 export const FORM_GROUPS: readonly { title: string; fields: readonly ConfigPath[] }[] = [
-  { title: 'Loop', fields: ['coevo', 'seedTasks', 'distillStates', 'evalSize', 'writerErrorRate'] },
+  { title: 'Loop', fields: ['coevo', 'seedTasks', 'distillStates', 'evalSize', 'onlineEpisodes', 'writerErrorRate'] },
   { title: 'Planner', fields: ['plannerSftOnBase', 'plannerSftSteps', 'plannerSftLr', 'plannerBatch', 'plannerGrpoSteps', 'plannerGrpoLr', 'grpoPrompts', 'grpoScreen', 'grpoTargetedOnly', 'plannerConstraint', 'plannerGoalMarks', 'plannerCopyGate'] },
   { title: 'GRPO', fields: ['groupSize', 'temperature', 'beta', 'epsilon', 'aggregation'] },
   { title: 'Grounder', fields: ['grounderSftSteps', 'grounderSftLr', 'grounderBatch', 'grounderTrainSteps', 'grounderGrpo', 'grounderGrpoLr', 'grounderBeta', 'freezeGlyphReader', 'grounderRealShare'] },
