@@ -145,14 +145,14 @@ export function changeOverK(runs: readonly SeedRun[], key: string): { from: numb
 const seedsText = (f: SeedFigure): string => `${f.n} seed${f.n === 1 ? '' : 's'}`;
 
 /**
- * One sentence per half over k (arm A, mean of the per-seed changes) and,
- * with a second arm, one per half against it at the last k.
+ * One sentence per headline (verdict.ts HEADLINE: each half, and the two
+ * together) over k (arm A, mean of the per-seed changes) and, with a
+ * second arm, one per headline against it at the last k.
  */
 export function studyVerdict(a: { name: string; runs: readonly SeedRun[] }, b?: { name: string; runs: readonly SeedRun[]; paired: PairedSummary }): StudyVerdict[] {
   const out: StudyVerdict[] = [];
   for (const half of Object.keys(HEADLINE) as Half[]) {
-    const { key, label } = HEADLINE[half];
-    const who = half === 'planner' ? 'Planner' : 'Grounder';
+    const { key, label, who } = HEADLINE[half];
     const over = changeOverK(a.runs, key);
     if (!over) out.push({ half, comparison: 'over k', direction: 'not measured', sentence: `${who}: ${label} is not measured at two iterations in every seed of ${a.name}.` });
     else {

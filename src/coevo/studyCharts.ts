@@ -14,10 +14,9 @@ export interface StudyChart extends ChartFile {
   alt: string;
 }
 
-/** The metrics charted: the verdict's two, and the reading probe the loop must not erode. */
+/** The metrics charted: the verdict's, and the reading probe the loop must not erode. */
 const CHARTED: readonly { key: string; label: string }[] = [
-  { key: HEADLINE.planner.key, label: HEADLINE.planner.label },
-  { key: HEADLINE.grounder.key, label: HEADLINE.grounder.label },
+  ...Object.values(HEADLINE).map(({ key, label }) => ({ key, label })),
   { key: 'reading/glyphs/top1', label: 'glyph reading (top-1)' },
 ];
 

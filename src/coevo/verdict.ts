@@ -1,5 +1,6 @@
 /**
- * The verdict a report opens with: one sentence per half of the loop, worded
+ * The verdict a report opens with: one sentence per half of the loop and
+ * one for the two together, worded
  * from its figures and the 95% interval of the change, so that a reader
  * need not read seventeen charts to know whether co-evolution did anything.
  * A change counts only when its interval excludes 0; otherwise the sentence
@@ -8,10 +9,15 @@
 import { rateDifference, sign, wilsonOfRate, type Interval } from '../learn/stats';
 import type { CoevoReport } from './records';
 
-/** The headline figure of each half: the planner's web step success, the grounder's held-out grounding accuracy. */
+/**
+ * The headline figure of each half: the planner's web step success, the
+ * grounder's held-out grounding accuracy; and of the two together (`pair`),
+ * online task success, where every step needs both.
+ */
 export const HEADLINE = {
-  planner: { key: 'web/all/step_success', label: 'web step success', unit: 'steps' },
-  grounder: { key: 'grounding/all/accuracy', label: 'held-out grounding accuracy', unit: 'queries' },
+  planner: { key: 'web/all/step_success', label: 'web step success', unit: 'steps', who: 'Planner' },
+  grounder: { key: 'grounding/all/accuracy', label: 'held-out grounding accuracy', unit: 'queries', who: 'Grounder' },
+  pair: { key: 'online/all/task_success', label: 'online task success', unit: 'episodes', who: 'Both agents' },
 } as const;
 
 export type Half = keyof typeof HEADLINE;
@@ -49,8 +55,7 @@ export const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slic
 export function runVerdict(report: Pick<CoevoReport, 'iterations'>): HalfVerdict[] {
   const its = [...report.iterations].sort((a, b) => a.k - b.k);
   return (Object.keys(HEADLINE) as Half[]).map((half) => {
-    const { key, label, unit } = HEADLINE[half];
-    const who = half === 'planner' ? 'Planner' : 'Grounder';
+    const { key, label, unit, who } = HEADLINE[half];
     const measured = its.filter((it) => Number.isFinite(it.metrics[key]));
     if (measured.length < 2) return { half, direction: 'not measured', sentence: `${who}: ${label} is not measured at two iterations yet, so there is no change to judge.` };
     const a = measured[0];
@@ -82,8 +87,7 @@ export function runVerdict(report: Pick<CoevoReport, 'iterations'>): HalfVerdict
  */
 export function versusVerdict(a: Pick<CoevoReport, 'iterations'>, b: Pick<CoevoReport, 'iterations'>, names = { a: 'A', b: 'B' }): HalfVerdict[] {
   return (Object.keys(HEADLINE) as Half[]).map((half) => {
-    const { key, label, unit } = HEADLINE[half];
-    const who = half === 'planner' ? 'Planner' : 'Grounder';
+    const { key, label, unit, who } = HEADLINE[half];
     const bAt = new Map(b.iterations.filter((it) => Number.isFinite(it.metrics[key])).map((it) => [it.k, it]));
     const common = a.iterations.filter((it) => Number.isFinite(it.metrics[key]) && bAt.has(it.k)).sort((x, y) => x.k - y.k);
     const ia = common[common.length - 1];

@@ -34,9 +34,10 @@ test('the metrics view charts every suite and training curve, and overlays a sec
 
   // Wilson error bars where n was recorded (every point of this run), the verdict, and the co-evolution signature.
   expect(Number(await web.getAttribute('data-error-bars'))).toBe(webLines * report.iterations.length);
-  await expect(page.getByTestId('verdict').locator('li')).toHaveCount(2);
+  await expect(page.getByTestId('verdict').locator('li')).toHaveCount(3);
   await expect(page.getByTestId('verdict')).toContainText(/Planner: (improved|got worse|no measurable change)\. Web step success went from/);
   await expect(page.getByTestId('verdict')).toContainText(/Grounder: (improved|got worse|no measurable change)\. Held-out grounding accuracy/);
+  await expect(page.getByTestId('verdict')).toContainText(/Both agents: (improved|got worse|no measurable change)\. Online task success went from/);
   expect(Number(await page.getByTestId('signature-mix').getAttribute('data-bars'))).toBe(report.iterations.length);
   expect(Number(await page.getByTestId('signature-mix').getAttribute('data-segments'))).toBe(new Set(Object.keys(report.style_mix![0]?.sampled ?? {})).size);
   expect(Number(await page.getByTestId('signature-accuracy').getAttribute('data-points'))).toBeGreaterThan(0);
@@ -52,8 +53,8 @@ test('the metrics view charts every suite and training curve, and overlays a sec
   await expect(web).toHaveAttribute('data-lines', String(2 * webLines));
   await expect(page.getByTestId('compare-table')).toContainText('grounding/');
   await expect(page.getByText('B (dashed): Ablation: coevo off')).toBeVisible();
-  // The verdict adds A against B for each half.
-  await expect(page.getByTestId('verdict').locator('li')).toHaveCount(4);
+  // The verdict adds A against B for each headline.
+  await expect(page.getByTestId('verdict').locator('li')).toHaveCount(6);
   await expect(page.getByTestId('verdict')).toContainText(/Grounder: (A is above B|A is below B|no measurable difference between A and B)\. .*one seed each/);
 
   await expectAccessible(page, '[data-testid="view-metrics"]');

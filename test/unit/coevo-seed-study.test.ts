@@ -74,7 +74,10 @@ describe('seed study', () => {
       ['planner', 'against B', 'improved'],
       ['grounder', 'over k', 'improved'],
       ['grounder', 'against B', 'improved'],
+      ['pair', 'over k', 'not measured'],
+      ['pair', 'against B', 'not measured'],
     ]);
+    expect(s.verdict[4].sentence).toBe('Both agents: online task success is not measured at two iterations in every seed of A.');
     expect(s.verdict[0].sentence).toBe(
       'Planner: no measurable change. Web step success k=0 → k=1 in A, mean change over 3 seeds: +10.0 points, 95% interval [−2.4, +22.4].',
     );
@@ -89,8 +92,22 @@ describe('seed study', () => {
     expect(f.n).toBe(1);
     expect(f.interval).toBeNull();
     expect(f.note).toBe(TOO_FEW_SEEDS);
-    expect(s.verdict.every((v) => v.direction === 'no measurable change')).toBe(true);
+    expect(s.verdict.filter((v) => v.half !== 'pair').every((v) => v.direction === 'no measurable change')).toBe(true);
     expect(s.verdict[1].sentence).toContain(`+10.0 points, no interval (${TOO_FEW_SEEDS})`);
+  });
+
+  it('words online task success as the two agents together: A − B at k=1 of 0.25, 0.25, 0.20 → +23.3 [+16.2, +30.5]', () => {
+    const ONLINE = 'online/all/task_success';
+    const withOnline = (runs: SeedRun[], k1: number[]) =>
+      runs.map((r) => ({ ...r, report: { ...r.report, iterations: r.report.iterations.map((it) => ({ ...it, metrics: { ...it.metrics, [ONLINE]: it.k === 0 ? 0.5 : k1[r.seed - 1] } })) } }));
+    const s = buildStudy({ preset: 'tiny', iterations: 1, seeds: [1, 2, 3], a: { name: 'A', set: [], runs: withOnline(A, [0.75, 0.75, 0.7]) }, b: { name: 'B', set: ['coevo=false'], runs: withOnline(B, [0.5, 0.5, 0.5]) } });
+    const pair = s.verdict.filter((v) => v.half === 'pair');
+    expect(pair.map((v) => [v.comparison, v.direction])).toEqual([
+      ['over k', 'improved'],
+      ['against B', 'improved'],
+    ]);
+    expect(pair[1].sentence).toBe('Both agents: A is above B. Online task success at k=1, A − B paired by seed over 3 seeds: +23.3 points, 95% interval [+16.2, +30.5].');
+    expect(studyCharts(s).map((c) => c.path)).toContain('charts/online-all-task-success-paired.svg');
   });
 
   it('refuses a seed given twice', () => {

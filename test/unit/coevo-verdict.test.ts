@@ -40,6 +40,16 @@ describe('verdict', () => {
     expect(grounder.direction).toBe('not measured');
   });
 
+  it('adds one sentence for the two agents together: online task success over episodes', () => {
+    // 6/16 → 12/16 episodes: +37.5 points, Newcombe [+4.0, +60.9].
+    const online = 'online/all/task_success';
+    const r = report([it0({ [online]: 0.375 }, { [online]: 16 }), it0({ [online]: 0.75 }, { [online]: 16 }, 1)]);
+    const pair = runVerdict(r)[2];
+    expect(pair.half).toBe('pair');
+    expect(pair.direction).toBe('improved');
+    expect(pair.sentence).toMatch(/^Both agents: improved\. Online task success went from 0\.375 .* \+37\.5 points, 95% interval \[\+[\d.]+, \+[\d.]+\] \(n = 16 episodes each\)\.$/);
+  });
+
   it('has no interval, and so claims nothing, for a run that did not record n', () => {
     const [planner] = runVerdict(report([it0({ [STEP]: 0.1 }), it0({ [STEP]: 0.9 }, undefined, 1)]));
     expect(planner.direction).toBe('no measurable change');
