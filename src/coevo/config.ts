@@ -396,7 +396,7 @@ export function defaultConfig(preset: PresetName, seed: number): CoevoConfig {
     grpoTargetedOnly: false,
     plannerSftOnBase: false,
     ...SCALES[preset],
-    // Few, so a tiny run stays short; a study that compares online success sets more (README: the seed study).
+    // Few, so a tiny run stays short; a study that compares online success sets more (docs/measuring-coevolution.md).
     onlineEpisodes: 0,
     // The paper's 1 : 1 : 2, the current grounder trusted most.
     rewardPool: [

@@ -1,8 +1,8 @@
 /**
  * The verdict a report opens with: one sentence per half of the loop and
- * one for the two together, worded
- * from its figures and the 95% interval of the change, so that a reader
- * need not read seventeen charts to know whether co-evolution did anything.
+ * one for the two together, worded from its figures and the 95% interval of
+ * the change, so that a reader need not read seventeen charts to know
+ * whether co-evolution did anything.
  * A change counts only when its interval excludes 0; otherwise the sentence
  * says "no measurable change", whatever the point estimate. Pure.
  */
@@ -20,6 +20,7 @@ export const HEADLINE = {
   pair: { key: 'online/all/task_success', label: 'online task success', unit: 'episodes', who: 'Both agents' },
 } as const;
 
+/** A headline: one half of the loop, or `pair` for both agents at once. */
 export type Half = keyof typeof HEADLINE;
 export type Direction = 'improved' | 'got worse' | 'no measurable change' | 'not measured';
 
