@@ -41,7 +41,7 @@ describe('verdict', () => {
   });
 
   it('adds one sentence for the two agents together: online task success over episodes', () => {
-    // 6/16 → 12/16 episodes: +37.5 points, Newcombe [+4.0, +60.9].
+    // 6/16 → 12/16 episodes: +37.5 points, Newcombe [+3.3, +61.6].
     const online = 'online/all/task_success';
     const r = report([it0({ [online]: 0.375 }, { [online]: 16 }), it0({ [online]: 0.75 }, { [online]: 16 }, 1)]);
     const pair = runVerdict(r)[2];
