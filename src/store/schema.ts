@@ -8,9 +8,11 @@ import type { GroupRecord } from '../coevo/groupRecords';
 import type { PhaseCursor, PhaseName, StepSample } from '../coevo/records';
 import type { TensorData } from '../models/safetensors';
 import type { OptimizerState } from '../models/optimizerState';
+import type { OffsiteOptions } from '../offsite/jobTypes';
+import type { OffsiteReport } from '../offsite/report';
 
 export const DB_NAME = 'coevo';
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
 export type RunKind = 'tiny-regression' | 'coevo';
 /** running: to be driven on (by the tab that drives it, or the next one that opens it); paused: waits for a person. */
@@ -128,6 +130,26 @@ export interface ProgressRecord {
   savedAt: number;
 }
 
+/**
+ * One offsite comparison started from the Offsite view: written when it
+ * starts, so that a reload mid-comparison (the worker dies with the page)
+ * shows what was running and how far it got, and again when it ends, with
+ * the report. Small (a few kB): rows, emulators, scores.
+ */
+export interface OffsiteRecord {
+  id: string;
+  createdAt: number;
+  options: OffsiteOptions;
+  state: 'running' | 'done' | 'failed';
+  /** The last phase it was seen in and its training steps done of all, kept while it runs. */
+  phase: string;
+  done: number;
+  total: number;
+  report?: OffsiteReport;
+  error?: string;
+  finishedAt?: number;
+}
+
 export interface CoevoDB extends DBSchema {
   runs: { key: string; value: RunRecord; indexes: { byCreated: number } };
   metrics: { key: [string, string]; value: MetricRecord; indexes: { byRun: string } };
@@ -139,6 +161,7 @@ export interface CoevoDB extends DBSchema {
   /** GRPO groups kept for the inspector, keyed [runId, iteration, batch, group] so one batch is one key range. */
   groups: { key: [string, number, number, number]; value: GroupRecord };
   progress: { key: string; value: ProgressRecord };
+  offsite: { key: string; value: OffsiteRecord; indexes: { byCreated: number } };
 }
 
 /** Version 1, as the first release wrote it: loss curves lived inside the run record. */
@@ -189,5 +212,9 @@ export const MIGRATIONS: ReadonlyArray<(db: IDBPDatabase<CoevoDB>, tx: UpgradeTx
   // 4 → 5: the phase in progress, saved every few batches so a reload resumes it (older runs resume at their last phase).
   (db) => {
     db.createObjectStore('progress', { keyPath: 'runId' });
+  },
+  // 5 → 6: offsite comparisons started from the Offsite view, apart from runs (they train no run's models).
+  (db) => {
+    db.createObjectStore('offsite', { keyPath: 'id' }).createIndex('byCreated', 'createdAt');
   },
 ];

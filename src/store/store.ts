@@ -12,6 +12,7 @@ import {
   type CheckpointRecord,
   type CoevoDB,
   type MetricRecord,
+  type OffsiteRecord,
   type PhaseRecord,
   type ProgressRecord,
   type RunRecord,
@@ -135,6 +136,19 @@ export class Store {
    * screen this run's samples or trajectories show goes only when no other
    * run's sample or trajectory still shows it.
    */
+  async putOffsite(rec: OffsiteRecord): Promise<void> {
+    await guard(this.db.put('offsite', rec));
+  }
+
+  /** Offsite comparisons, newest first. */
+  async listOffsite(): Promise<OffsiteRecord[]> {
+    return (await this.db.getAllFromIndex('offsite', 'byCreated')).reverse();
+  }
+
+  async deleteOffsite(id: string): Promise<void> {
+    await this.db.delete('offsite', id);
+  }
+
   async deleteRun(id: string): Promise<void> {
     const tx = this.db.transaction(['runs', 'screens', ...PER_RUN], 'readwrite');
     const shown = new Set<string>();

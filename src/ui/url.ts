@@ -1,7 +1,7 @@
 /** View state that lives in the URL, so a view can be shared and replayed. */
 export type BackendChoice = 'webgpu' | 'wasm' | 'auto';
 
-export const VIEW_NAMES = ['loop', 'grpo', 'grounder', 'data', 'metrics', 'playground', 'world'] as const;
+export const VIEW_NAMES = ['loop', 'grpo', 'grounder', 'data', 'metrics', 'playground', 'offsite', 'world'] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
 /** The model presets a run can start from (src/models/presets.ts; repeated here because that module pulls in model code). */

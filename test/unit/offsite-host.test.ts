@@ -4,6 +4,7 @@
  * no base ships, or the base is the other agent's) leaves the app's message
  * in its progress. A whole run in the app: offsite-cli-run.test.ts.
  */
+import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { createOffsiteHost } from '../../workers/offsiteHost';
 import type { DeviceInfo } from '../../workers/api';
 import { OFFSITE_DEFAULTS, type OffsiteOptions } from '../../src/offsite/jobTypes';
+import { Store } from '../../src/store/store';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -45,6 +47,20 @@ describe('offsite host', () => {
     const wrong = createOffsiteHost({ paint, device: () => WASM, loadBase: async () => bytes });
     await expect(wrong.run(O)).rejects.toThrow(/holds a planner/);
     expect(wrong.progress().state).toBe('failed');
+  });
+
+  it('records each run in the store: a failed one with its message, and nothing for a refusal before it starts', async () => {
+    const store = Store.open('offsite-host-test');
+    const host = createOffsiteHost({ paint, device: () => WASM, store: () => store, loadBase: async () => Promise.reject(new Error('the disk said no')) });
+    await expect(host.run(O)).rejects.toThrow(/the disk said no/);
+    const [rec, ...more] = await (await store).listOffsite();
+    expect(more).toEqual([]);
+    expect(rec).toMatchObject({ state: 'failed', error: 'the disk said no', options: O });
+    expect(rec.finishedAt).toBeGreaterThanOrEqual(rec.createdAt);
+
+    const busy = createOffsiteHost({ paint, device: () => null, store: () => store, loadBase: async () => new Uint8Array(0) });
+    await expect(busy.run(O)).rejects.toThrow(/Choose a backend/);
+    expect(await (await store).listOffsite()).toHaveLength(1);
   });
 
   it('refuses options the comparison cannot run, with the field named', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
 import { Store, StoreError } from '../../src/store/store';
 import type { RunRecord, RunRecordV1, SampleRecordV2 } from '../../src/store/schema';
+import { OFFSITE_DEFAULTS } from '../../src/offsite/jobTypes';
 import { checkpoint, coevoRun, phase, sample, screen, trajectory } from './coevo-store-fixtures';
 
 let n = 0;
@@ -107,6 +108,25 @@ describe('Store', () => {
     expect(await store.countSamples('r')).toEqual({ total: 2, kept: 1, byIteration: { 0: 2 }, keptByIteration: { 0: 1 } });
     expect((await store.getSamples('r'))[0]).toEqual(sample('r', 1, { kept: true }));
     expect(await store.listPhases('r')).toEqual([]);
+    store.close();
+  });
+
+  it('upgrades a version-5 database with its runs kept, and keeps offsite comparisons newest first apart from runs', async () => {
+    const name = freshName();
+    const v5 = await Store.open(name, 5);
+    await v5.putRun(run('kept', 1));
+    v5.close();
+    const store = await Store.open(name);
+    expect((await store.listRuns()).map((r) => r.id)).toEqual(['kept']);
+    expect(await store.listOffsite()).toEqual([]);
+    const options = { ...OFFSITE_DEFAULTS.planner, agent: 'planner' as const, preset: 'tiny' as const, lora: null };
+    await store.putOffsite({ id: 'a', createdAt: 10, options, state: 'running', phase: 'zero-shot', done: 0, total: 90 });
+    await store.putOffsite({ id: 'b', createdAt: 20, options, state: 'failed', phase: '', done: 0, total: 0, error: 'no base' });
+    await store.putOffsite({ id: 'a', createdAt: 10, options, state: 'running', phase: 'full fine-tuning', done: 24, total: 90 });
+    expect((await store.listOffsite()).map((r) => [r.id, r.phase])).toEqual([['b', ''], ['a', 'full fine-tuning']]);
+    await store.deleteOffsite('b');
+    expect((await store.listOffsite()).map((r) => r.id)).toEqual(['a']);
+    expect((await store.listRuns()).map((r) => r.id)).toEqual(['kept']);
     store.close();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { iterationText, iterationsOf, phaseStates } from '../../src/ui/loop/diagram';
-import { formatEta } from '../../src/ui/loop/phases';
+import { formatEta } from '../../src/ui/timeLeft';
 import { summaryRows } from '../../src/ui/loop/summary';
 import type { CoevoProgress } from '../../workers/api';
 import type { PhaseName } from '../../src/coevo/records';

@@ -122,6 +122,11 @@ export const CARDS: readonly ExplainCard[] = [
     'Pick a task and watch the current planner and grounder solve it step by step, or type your own instruction over a screen and see where the grounder looks. You can also drop in a screenshot of your own.',
   ),
   view(
+    'offsite',
+    'Tuning on private data without the full model',
+    'Offsite tuning (ScaleOT) splits the work between two owners who do not trust each other. The model owner ships a lossy emulator: some middle units are replaced by small harmonizers, chosen by how little the model misses them, and some are kept at reduced rank. The data owner tunes only the end units on it with private tasks and sends them back.\n\nRead the chart from the references: plug-in (the adapters in the full model) should come close to full fine-tuning, while the emulator alone stays below it. That gap is what keeps the full model worth owning.',
+  ),
+  view(
     'world',
     'The GUI world',
     'Every screen is drawn procedurally: web pages and phone apps across several domains, each in several visual variants, with real widgets that change state. The oracle knows the right next step, which is what makes rewards and metrics exact.',
@@ -172,7 +177,7 @@ export function cardView(card: ExplainCard): ViewName {
 }
 
 const VIEW_TITLE: Record<ViewName, string> = {
-  loop: 'Loop', grpo: 'GRPO', grounder: 'Grounder', data: 'Data', metrics: 'Metrics', playground: 'Playground', world: 'World',
+  loop: 'Loop', grpo: 'GRPO', grounder: 'Grounder', data: 'Data', metrics: 'Metrics', playground: 'Playground', offsite: 'Offsite', world: 'World',
 };
 
 /** The card's link text, e.g. "Open the Data view". */

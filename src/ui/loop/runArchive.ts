@@ -6,7 +6,7 @@
 import { ARCHIVE_LIMITS, formatBytes } from '../../coevo/archive/limits';
 import { invalid } from '../../coevo/archive/format';
 import { Comlink, getEngine } from '../engine';
-import { downloadBytes, fileSafe } from './download';
+import { downloadBytes, fileSafe } from '../download';
 import type { RunRecord } from '../../../workers/api';
 
 /** The file name an exported run gets. */

@@ -4,7 +4,7 @@
  * page hands it to the browser as a download.
  */
 import { getEngine } from '../engine';
-import { downloadBytes, fileSafe } from './download';
+import { downloadBytes, fileSafe } from '../download';
 
 export async function downloadTrainerExport(runId: string, format: 'trl' | 'swift' = 'trl'): Promise<void> {
   const bytes = await getEngine().exportForTrainer(runId, format);

@@ -4,7 +4,7 @@
  * first paint does not wait for their code.
  */
 import type { Component } from 'svelte';
-import { mdiChartLine, mdiCrosshairsGps, mdiDatabaseOutline, mdiEarth, mdiGamepadVariantOutline, mdiScaleBalance, mdiSync } from '@mdi/js';
+import { mdiChartLine, mdiCrosshairsGps, mdiDatabaseOutline, mdiEarth, mdiGamepadVariantOutline, mdiScaleBalance, mdiShieldLockOutline, mdiSync } from '@mdi/js';
 import type { CoevoProgress } from '../../../workers/api';
 import type { ViewName } from '../url';
 
@@ -30,6 +30,7 @@ export const VIEW_TABS: readonly ViewTab[] = [
   { id: 'data', label: 'Data', icon: mdiDatabaseOutline },
   { id: 'metrics', label: 'Metrics', icon: mdiChartLine },
   { id: 'playground', label: 'Playground', icon: mdiGamepadVariantOutline },
+  { id: 'offsite', label: 'Offsite', icon: mdiShieldLockOutline },
   { id: 'world', label: 'World', icon: mdiEarth },
 ];
 
@@ -42,6 +43,7 @@ const MODULES = import.meta.glob<ViewModule>([
   '../data/DataView.svelte',
   '../metrics/MetricsView.svelte',
   '../playground/PlaygroundView.svelte',
+  '../offsite/OffsiteView.svelte',
 ]);
 
 const PATHS: Partial<Record<ViewName, string>> = {
@@ -50,6 +52,7 @@ const PATHS: Partial<Record<ViewName, string>> = {
   data: '../data/DataView.svelte',
   metrics: '../metrics/MetricsView.svelte',
   playground: '../playground/PlaygroundView.svelte',
+  offsite: '../offsite/OffsiteView.svelte',
 };
 
 /** The lazily loaded component of a view, or null when this build has none for it. */

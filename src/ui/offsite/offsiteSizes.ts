@@ -1,0 +1,32 @@
+/**
+ * The Offsite view's run sizes: a quick look, a demonstration of the
+ * machinery with too few states to tell the rows apart (on this 2-core
+ * machine, WASM: 28 s for the tiny planner, 103 s for the demo grounder),
+ * and the sizes docs/offsite.md measured (5–9 minutes for tiny on WASM).
+ */
+import { OFFSITE_DEFAULTS, OFFSITE_AGENTS, OFFSITE_PRESETS, type OffsiteAgentName, type OffsiteOptions, type OffsitePreset } from '../../offsite/jobTypes';
+
+export const OFFSITE_SIZES = ['quick', 'standard'] as const;
+export type OffsiteSize = (typeof OFFSITE_SIZES)[number];
+
+export const SIZE_LABELS: Record<OffsiteSize, string> = {
+  quick: 'Quick look (under 2 min on WASM; too few test items to tell rows apart)',
+  standard: 'Standard (the sizes docs/offsite.md measured; 5–9 min on WASM)',
+};
+
+const QUICK: Record<OffsiteAgentName, Partial<OffsiteOptions>> = {
+  planner: { tasks: 12, testStates: 16, publicItems: 48, replaceSteps: 8, tuneSteps: 8, batchSize: 8 },
+  grounder: { tasks: 12, testStates: null, publicItems: 32, replaceSteps: 8, tuneSteps: 8, batchSize: 8 },
+};
+
+export function offsiteOptions(agent: OffsiteAgentName, preset: OffsitePreset, size: OffsiteSize): OffsiteOptions {
+  const base = OFFSITE_DEFAULTS[agent];
+  return { ...base, scales: base.scales.map((s) => ({ ...s })), ...(size === 'quick' ? QUICK[agent] : {}), agent, preset, lora: null };
+}
+
+/** The view's choices from its URL parameters (agent, base, size), each falling back to its default when missing or unknown. */
+export function choicesFromUrl(search: string): { agent: OffsiteAgentName; preset: OffsitePreset; size: OffsiteSize } {
+  const q = new URLSearchParams(search);
+  const pick = <T extends string>(list: readonly T[], v: string | null, fallback: T): T => list.find((x) => x === v) ?? fallback;
+  return { agent: pick(OFFSITE_AGENTS, q.get('agent'), 'planner'), preset: pick(OFFSITE_PRESETS, q.get('base'), 'tiny'), size: pick(OFFSITE_SIZES, q.get('size'), 'quick') };
+}

@@ -1,0 +1,66 @@
+import { test, expect } from '@playwright/test';
+import { expectAccessible, openApp } from './ui-data-runs';
+import { watchErrors } from './page-errors';
+
+/**
+ * The Offsite view (view=offsite) on WASM, the tiny planner, the quick
+ * size: a comparison shows its progress; a reload in the middle keeps the
+ * record and says where it stopped; a comparison run to the end shows its
+ * verdict, the rows with intervals, the emulators' units and what crosses
+ * between the owners, and is still there after a reload.
+ */
+
+test('an offsite comparison runs from the view, survives a reload as a record, and shows rows, emulators and sizes', async ({ page }) => {
+  test.setTimeout(480_000);
+  const errors = watchErrors(page);
+  await openApp(page, '&view=offsite');
+  const view = page.getByTestId('view-offsite');
+  await expect(view.getByText('No comparison finished on this device yet')).toBeVisible();
+  await expect(page.getByTestId('offsite-size')).toHaveValue('quick');
+
+  // Started, then the page reloaded mid-run: the worker dies with it, the record stays and says so.
+  await page.getByTestId('offsite-start').click();
+  const progress = page.getByTestId('offsite-progress');
+  await expect(progress).toBeVisible();
+  await expect.poll(async () => Number(await progress.getAttribute('data-done')), { timeout: 120_000 }).toBeGreaterThan(0);
+  const total = Number(await progress.getAttribute('data-total'));
+  // Quick planner: 8 harmonizer steps, full fine-tuning and three tunings of 8 (uniform drop only where α > 0).
+  expect(total).toBe(8 + 8 * 4);
+  await page.reload();
+  await page.waitForFunction(() => window.coevo !== undefined);
+  const stopped = page.getByTestId('offsite-record').first();
+  await expect(stopped).toHaveAttribute('data-status', 'stopped');
+  await expect(stopped).toContainText(/planner, tiny · stopped at .+ \(\d+ of 40 steps\): the page was reloaded or closed/);
+
+  // Run to the end.
+  await page.evaluate(() => window.coevo?.ready());
+  await page.getByTestId('offsite-start').click();
+  const result = page.getByTestId('offsite-result');
+  await expect(result).toBeVisible({ timeout: 420_000 });
+  await expect(page.getByTestId('offsite-record').first()).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('offsite-verdict').locator('li')).toHaveCount(2);
+  await expect(page.getByTestId('offsite-verdict')).toContainText('At α 0.5, β 1:');
+  const rows = page.getByTestId('offsite-row');
+  await expect(rows).toHaveCount(8);
+  for (const v of await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))))) expect(v).toBeGreaterThanOrEqual(0);
+  await expect(rows.first()).toContainText(/% · \d+\/\d+/);
+  // Three emulators (ScaleOT and uniform drop at α 0.5, ScaleOT at α 0), each with the tiny planner's four units, ends as adapters.
+  const emulators = page.getByTestId('offsite-emulator');
+  await expect(emulators).toHaveCount(3);
+  for (let i = 0; i < 3; i++) {
+    const roles = await emulators.nth(i).getByTestId('offsite-unit').evaluateAll((els) => els.map((e) => e.getAttribute('data-role')));
+    expect(roles).toHaveLength(4);
+    expect([roles[0], roles[3]]).toEqual(['adapter', 'adapter']);
+  }
+  expect(await emulators.nth(0).locator('[data-role="replaced"]').count()).toBe(1);
+  expect(await emulators.nth(2).locator('[data-role="rank-reduced"]').count()).toBeGreaterThan(0);
+  await expect(page.getByTestId('offsite-sizes')).toContainText('adapters sent back');
+  await expectAccessible(page, '[data-testid="view-offsite"]');
+  await page.screenshot({ path: 'test-results/ui/offsite.png', fullPage: true });
+
+  // Nothing lost on reload: the finished comparison is read back from the store.
+  await page.reload();
+  await expect(page.getByTestId('offsite-result')).toBeVisible();
+  await expect(page.getByTestId('offsite-row')).toHaveCount(8);
+  expect(errors).toEqual([]);
+});
