@@ -20,6 +20,7 @@ import type { GroundImageResult } from '../src/ownScreen/groundImage';
 import type { ScaleChoice } from '../src/ownScreen/tiles';
 import type { OffsiteOptions, OffsiteProgress } from '../src/offsite/jobTypes';
 import type { OffsiteReport } from '../src/offsite/report';
+import type { PrivateTile } from '../src/ownScreen/privateTile';
 import type { RenderedPage } from '../src/realScreens/types';
 
 export type { BenchOptions, BenchProgress, WorkerBench };
@@ -194,7 +195,7 @@ export interface EngineApi {
   benchProgress(): Promise<BenchProgress>;
 
   /** One offsite comparison (npm run offsite) of a shipped base agent: every row, the emulators, the report. */
-  runOffsite(options: OffsiteOptions): Promise<OffsiteReport>;
+  runOffsite(options: OffsiteOptions, own?: PrivateTile[]): Promise<OffsiteReport>;
   /** Where the running offsite comparison is. */
   offsiteProgress(): Promise<OffsiteProgress>;
 }

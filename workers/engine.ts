@@ -113,7 +113,7 @@ export function createEngine(backends: Backends): EngineApi {
     evaluateRealScreens: (req) => inspect.evaluateRealScreens(req),
     runBench: (options) => bench.run(options),
     benchProgress: async () => bench.progress(),
-    runOffsite: (options) => offsite.run(options),
+    runOffsite: (options, own) => offsite.run(options, own),
     offsiteProgress: async () => offsite.progress(),
 
     async runTinyJob(config, onLosses) {

@@ -14,6 +14,7 @@ import { IDLE_OFFSITE, type OffsiteOptions, type OffsiteProgress } from '../src/
 import { offsiteTracker, type OffsiteTracker } from '../src/offsite/progress';
 import type { OffsiteReport } from '../src/offsite/report';
 import { offsiteLockName } from '../src/offsite/record';
+import type { PrivateTile } from '../src/ownScreen/privateTile';
 import type { OffsiteRecord } from '../src/store/schema';
 import type { Store } from '../src/store/store';
 import type { DeviceInfo } from './api';
@@ -51,7 +52,8 @@ export function createOffsiteHost(deps: OffsiteHostDeps) {
     saving = saving.then(async () => (await deps.store!()).putOffsite(next)).catch(() => undefined);
   };
   return {
-    async run(o: OffsiteOptions): Promise<OffsiteReport> {
+    /** `own`: the person's marked screenshots as tiles, for privateSet 'own-screenshots'. */
+    async run(o: OffsiteOptions, own: readonly PrivateTile[] = []): Promise<OffsiteReport> {
       const device = deps.device();
       if (!device) throw new Error('Choose a backend (useBackend) before an offsite comparison.');
       if (running) throw new Error('An offsite comparison is already running in this tab; wait for it to finish.');
@@ -76,6 +78,7 @@ export function createOffsiteHost(deps: OffsiteHostDeps) {
           o,
           { loadBase, paint: await deps.paint(), backend, onPhase, onProgress: (p, s, n) => tracker?.onProgress(p, s, n) },
           (total) => (tracker = offsiteTracker(total, now)),
+          own,
         );
         const fault = deps.deviceFault?.() ?? null;
         if (fault) throw new Error(`The GPU reported an error during the comparison, so its figures cannot be trusted: ${fault}. Run with --backend wasm.`);

@@ -20,7 +20,9 @@ import { runComparison } from './comparison';
 import { grounderPrivateSet, grounderPublicExamples } from './grounderPrivateSet';
 import { checkOffsiteOptions, type OffsiteOptions } from './jobTypes';
 import { replacedCount } from './layerReplace';
+import { ownPrivateSet } from './ownPrivateSet';
 import { plannerPrivateSet, plannerPublicStates } from './privateSet';
+import type { PrivateTile } from '../ownScreen/privateTile';
 import { offsiteReport, type OffsiteReport } from './report';
 import { modelUnits, sandwich, type OffsiteModelConfig } from './units';
 
@@ -67,8 +69,10 @@ async function loadAgent(o: OffsiteOptions, load: BaseLoader): Promise<{ cfg: Of
   return { cfg: config as OffsiteModelConfig, params };
 }
 
-export async function runOffsiteJob(o: OffsiteOptions, d: OffsiteJobDeps, onTotal?: (steps: number) => void): Promise<OffsiteReport> {
+/** `own`: the marked screenshots' tiles, for options.privateSet 'own-screenshots'. */
+export async function runOffsiteJob(o: OffsiteOptions, d: OffsiteJobDeps, onTotal?: (steps: number) => void, own: readonly PrivateTile[] = []): Promise<OffsiteReport> {
   checkOffsiteOptions(o);
+  const ownSet = o.privateSet === 'own-screenshots' ? ownPrivateSet(own, o.dataSeed) : null;
   const t0 = performance.now();
   const { cfg, params } = await loadAgent(o, d.loadBase);
   try {
@@ -97,6 +101,15 @@ export async function runOffsiteJob(o: OffsiteOptions, d: OffsiteJobDeps, onTota
         publicItems: plannerPublicStates(o.dataSeed, o.publicItems),
         privateTrain: priv.train,
         privateTest: priv.test,
+        ...callbacks,
+      });
+    } else if (ownSet) {
+      privateSet = `your marked screenshots, split with seed ${o.dataSeed}: ${ownSet.train.length} to tune on, ${ownSet.test.length} to test`;
+      comparison = await runComparison({
+        agent: grounderAgent(params, cfg as GrounderConfig, tok, ownSet.paint(d.paint)),
+        publicItems: grounderPublicExamples(o.dataSeed, o.publicItems),
+        privateTrain: ownSet.train,
+        privateTest: ownSet.test,
         ...callbacks,
       });
     } else {

@@ -41,6 +41,8 @@ export interface OffsiteOptions {
   scales: Scale[];
   /** LoRA adapters on every unit the emulator keeps instead of the end units' weights, or null. */
   lora: OffsiteLora | null;
+  /** Grounder only: tune and test on the person's marked screenshots (sent with the run) instead of held-out web tasks (absent: those). */
+  privateSet?: 'held-out' | 'own-screenshots';
 }
 
 /**
@@ -86,6 +88,8 @@ export function checkOffsiteOptions(o: OffsiteOptions): void {
     if (!(s.beta > 0 && s.beta <= 1)) throw new Error(`a scale's beta (rank ratio) must be in (0, 1]; got ${s.beta}.`);
   }
   if (new Set(o.scales.map((s) => `${s.alpha}/${s.beta}`)).size !== o.scales.length) throw new Error('scales must differ: the rows of one scale are found by its (alpha, beta).');
+  if (o.privateSet !== undefined && o.privateSet !== 'held-out' && o.privateSet !== 'own-screenshots') throw new Error(`privateSet must be held-out or own-screenshots; got ${JSON.stringify(o.privateSet)}.`);
+  if (o.privateSet === 'own-screenshots' && o.agent !== 'grounder') throw new Error('privateSet own-screenshots is for the grounder: a screenshot with a marked target is a grounding example, not a planner state.');
   if (o.lora) {
     whole('lora.rank', o.lora.rank, 1);
     if (!(o.lora.alpha > 0)) throw new Error(`lora.alpha must be > 0; got ${o.lora.alpha}.`);

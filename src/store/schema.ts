@@ -10,6 +10,8 @@ import type { TensorData } from '../models/safetensors';
 import type { OptimizerState } from '../models/optimizerState';
 import type { OffsiteOptions } from '../offsite/jobTypes';
 import type { OffsiteReport } from '../offsite/report';
+import type { ScaleChoice } from '../ownScreen/tiles';
+import type { Box } from '../world/types';
 
 export const DB_NAME = 'coevo';
 export const DB_VERSION = 6;
@@ -150,6 +152,25 @@ export interface OffsiteRecord {
   finishedAt?: number;
 }
 
+/**
+ * A person's screenshot with the target they marked in the Playground: the
+ * data owner's private set for offsite tuning. The file is kept as given
+ * (decoded again when used) and leaves this store only when the person asks.
+ */
+export interface PrivateShotRecord {
+  id: string;
+  createdAt: number;
+  name: string;
+  bytes: ArrayBuffer;
+  /** The file's own size, in whose px the box is. */
+  width: number;
+  height: number;
+  /** How the Playground scaled it (its text size), as the grounder will see it. */
+  scale: ScaleChoice;
+  instruction: string;
+  box: Box;
+}
+
 export interface CoevoDB extends DBSchema {
   runs: { key: string; value: RunRecord; indexes: { byCreated: number } };
   metrics: { key: [string, string]; value: MetricRecord; indexes: { byRun: string } };
@@ -162,6 +183,7 @@ export interface CoevoDB extends DBSchema {
   groups: { key: [string, number, number, number]; value: GroupRecord };
   progress: { key: string; value: ProgressRecord };
   offsite: { key: string; value: OffsiteRecord; indexes: { byCreated: number } };
+  privateShots: { key: string; value: PrivateShotRecord; indexes: { byCreated: number } };
 }
 
 /** Version 1, as the first release wrote it: loss curves lived inside the run record. */
@@ -213,8 +235,9 @@ export const MIGRATIONS: ReadonlyArray<(db: IDBPDatabase<CoevoDB>, tx: UpgradeTx
   (db) => {
     db.createObjectStore('progress', { keyPath: 'runId' });
   },
-  // 5 → 6: offsite comparisons started from the Offsite view, apart from runs (they train no run's models).
+  // 5 → 6: offsite comparisons started from the Offsite view, apart from runs (they train no run's models), and the screenshots people marked for them.
   (db) => {
     db.createObjectStore('offsite', { keyPath: 'id' }).createIndex('byCreated', 'createdAt');
+    db.createObjectStore('privateShots', { keyPath: 'id' }).createIndex('byCreated', 'createdAt');
   },
 ];

@@ -13,6 +13,7 @@ import {
   type CoevoDB,
   type MetricRecord,
   type OffsiteRecord,
+  type PrivateShotRecord,
   type PhaseRecord,
   type ProgressRecord,
   type RunRecord,
@@ -147,6 +148,23 @@ export class Store {
 
   async deleteOffsite(id: string): Promise<void> {
     await this.db.delete('offsite', id);
+  }
+
+  async putPrivateShot(rec: PrivateShotRecord): Promise<void> {
+    await guard(this.db.put('privateShots', rec));
+  }
+
+  /** Marked screenshots, oldest first (the order they were kept in). */
+  listPrivateShots(): Promise<PrivateShotRecord[]> {
+    return this.db.getAllFromIndex('privateShots', 'byCreated');
+  }
+
+  countPrivateShots(): Promise<number> {
+    return this.db.count('privateShots');
+  }
+
+  async deletePrivateShot(id: string): Promise<void> {
+    await this.db.delete('privateShots', id);
   }
 
   async deleteRun(id: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { expectAccessible, openApp } from './ui-data-runs';
 import { watchErrors } from './page-errors';
+import { screenshotPng } from './ui-heatmap';
 
 /**
  * The Offsite view (view=offsite) on WASM, the tiny planner, the quick
@@ -62,5 +63,51 @@ test('an offsite comparison runs from the view, survives a reload as a record, a
   await page.reload();
   await expect(page.getByTestId('offsite-result')).toBeVisible();
   await expect(page.getByTestId('offsite-row')).toHaveCount(8);
+  expect(errors).toEqual([]);
+});
+
+test('screenshots marked in the Playground become the grounder’s private set in the Offsite view', async ({ page }) => {
+  test.setTimeout(360_000);
+  const errors = watchErrors(page);
+  await openApp(page, '&view=playground&pg=upload');
+  const png = await screenshotPng(page);
+  // The test page's Delete and Cancel buttons (480×300 px, ui-heatmap.ts), each asked for twice.
+  const asks = [
+    { text: 'click Delete', box: { x: 40, y: 180, w: 170, h: 60 } },
+    { text: 'click Cancel', box: { x: 270, y: 180, w: 170, h: 60 } },
+    { text: 'click the Delete button', box: { x: 40, y: 180, w: 170, h: 60 } },
+    { text: 'click the Cancel button', box: { x: 270, y: 180, w: 170, h: 60 } },
+  ];
+  for (const [i, a] of asks.entries()) {
+    await page.getByTestId('screenshot-file').setInputFiles({ name: `dialog-${i}.png`, mimeType: 'image/png', buffer: png });
+    await expect(page.getByTestId('screenshot-info')).toContainText(`dialog-${i}.png`);
+    await page.getByTestId('ask-instruction').fill(a.text);
+    const area = page.getByTestId('mark-area');
+    const r = (await area.boundingBox())!;
+    const at = (x: number, y: number) => [r.x + (x / 480) * r.width, r.y + (y / 300) * r.height] as const;
+    await page.mouse.move(...at(a.box.x, a.box.y));
+    await page.mouse.down();
+    await page.mouse.move(...at(a.box.x + a.box.w / 2, a.box.y + a.box.h / 2));
+    await page.mouse.move(...at(a.box.x + a.box.w, a.box.y + a.box.h));
+    await page.mouse.up();
+    await expect(page.getByTestId('mark-note')).toContainText(/Your box: 1[67]\d×[56]\d px at \(/);
+    await expect(page.getByTestId('marked-box')).toHaveCount(1);
+    if (i === 0) await page.screenshot({ path: 'test-results/ui/playground-keep.png', fullPage: true });
+    await page.getByTestId('keep-private-button').click();
+    await expect(page.getByTestId('private-count')).toHaveAttribute('data-count', String(i + 1));
+    await expect(page.getByTestId('marked-box')).toHaveCount(0);
+  }
+  await expectAccessible(page, '[data-testid="view-playground"]');
+
+  await page.getByRole('link', { name: 'Tune the grounder on them in the Offsite view' }).click();
+  await page.waitForFunction(() => window.coevo !== undefined);
+  await expect(page.getByTestId('offsite-private')).toHaveValue('own');
+  await expect(page.getByTestId('own-note')).toContainText('4 marked screenshots, kept in this browser only');
+  await page.getByTestId('offsite-start').click();
+  const result = page.getByTestId('offsite-result');
+  await expect(result).toBeVisible({ timeout: 300_000 });
+  await expect(result.locator('h3').first()).toContainText('your marked screenshots, split with seed 77: 2 to tune on, 2 to test');
+  await expect(page.getByTestId('offsite-row')).toHaveCount(8);
+  for (const n of await page.getByTestId('offsite-row').evaluateAll((els) => els.map((e) => e.textContent ?? ''))) expect(n).toMatch(/\d\/2$/);
   expect(errors).toEqual([]);
 });

@@ -124,8 +124,14 @@ describe('the Offsite view sizes and URL', () => {
   });
 
   it('reads its choices from the URL and falls back to defaults on unknown values', () => {
-    expect(choicesFromUrl('?view=offsite&agent=grounder&base=demo&size=standard')).toEqual({ agent: 'grounder', preset: 'demo', size: 'standard' });
-    expect(choicesFromUrl('?agent=x&base=full&size=huge')).toEqual({ agent: 'planner', preset: 'tiny', size: 'quick' });
+    expect(choicesFromUrl('?view=offsite&agent=grounder&base=demo&size=standard&private=own')).toEqual({ agent: 'grounder', preset: 'demo', size: 'standard', privateSet: 'own' });
+    expect(choicesFromUrl('?agent=x&base=full&size=huge&private=all')).toEqual({ agent: 'planner', preset: 'tiny', size: 'quick', privateSet: 'held-out' });
+  });
+
+  it('asks for the own screenshots only for the grounder', () => {
+    expect(offsiteOptions('grounder', 'tiny', 'quick', 'own').privateSet).toBe('own-screenshots');
+    expect(offsiteOptions('planner', 'tiny', 'quick', 'own').privateSet).toBeUndefined();
+    expect(offsiteOptions('grounder', 'tiny', 'quick').privateSet).toBeUndefined();
   });
 });
 

@@ -19,14 +19,23 @@ const QUICK: Record<OffsiteAgentName, Partial<OffsiteOptions>> = {
   grounder: { tasks: 12, testStates: null, publicItems: 32, replaceSteps: 8, tuneSteps: 8, batchSize: 8 },
 };
 
-export function offsiteOptions(agent: OffsiteAgentName, preset: OffsitePreset, size: OffsiteSize): OffsiteOptions {
+/** Where the data owner's private data comes from: held-out web tasks, or the person's own marked screenshots (the grounder only). */
+export type PrivateChoice = 'held-out' | 'own';
+
+export function offsiteOptions(agent: OffsiteAgentName, preset: OffsitePreset, size: OffsiteSize, privateSet: PrivateChoice = 'held-out'): OffsiteOptions {
   const base = OFFSITE_DEFAULTS[agent];
-  return { ...base, scales: base.scales.map((s) => ({ ...s })), ...(size === 'quick' ? QUICK[agent] : {}), agent, preset, lora: null };
+  const own = privateSet === 'own' && agent === 'grounder';
+  return { ...base, scales: base.scales.map((s) => ({ ...s })), ...(size === 'quick' ? QUICK[agent] : {}), agent, preset, lora: null, ...(own ? { privateSet: 'own-screenshots' as const } : {}) };
 }
 
-/** The view's choices from its URL parameters (agent, base, size), each falling back to its default when missing or unknown. */
-export function choicesFromUrl(search: string): { agent: OffsiteAgentName; preset: OffsitePreset; size: OffsiteSize } {
+/** The view's choices from its URL parameters (agent, base, size, private), each falling back to its default when missing or unknown. */
+export function choicesFromUrl(search: string): { agent: OffsiteAgentName; preset: OffsitePreset; size: OffsiteSize; privateSet: PrivateChoice } {
   const q = new URLSearchParams(search);
   const pick = <T extends string>(list: readonly T[], v: string | null, fallback: T): T => list.find((x) => x === v) ?? fallback;
-  return { agent: pick(OFFSITE_AGENTS, q.get('agent'), 'planner'), preset: pick(OFFSITE_PRESETS, q.get('base'), 'tiny'), size: pick(OFFSITE_SIZES, q.get('size'), 'quick') };
+  return {
+    agent: pick(OFFSITE_AGENTS, q.get('agent'), 'planner'),
+    preset: pick(OFFSITE_PRESETS, q.get('base'), 'tiny'),
+    size: pick(OFFSITE_SIZES, q.get('size'), 'quick'),
+    privateSet: pick(['held-out', 'own'] as const, q.get('private'), 'held-out'),
+  };
 }

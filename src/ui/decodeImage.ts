@@ -5,7 +5,7 @@
  * whatever it can (createImageBitmap); nothing is refused for its size: an
  * image past MAX_PIXELS is shrunk here, once, and the answer says so.
  */
-import { IMAGE_FORMAT_NAMES, describeNonImage, sniffImageFormat, type ImageFormat } from '../../ownScreen/sniff';
+import { IMAGE_FORMAT_NAMES, describeNonImage, sniffImageFormat, type ImageFormat } from '../ownScreen/sniff';
 
 /** Pixels read at most (a 4K screen is 8.3 MP): bounds the RGBA sent to the worker to 64 MB. */
 export const MAX_PIXELS = 16_000_000;
@@ -19,6 +19,8 @@ export interface Screenshot {
   sourceHeight: number;
   format: ImageFormat;
   name: string;
+  /** The file's bytes as given: what a kept private example stores. */
+  bytes: Uint8Array;
 }
 
 const MIME: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp', avif: 'image/avif', ico: 'image/x-icon' };
@@ -47,7 +49,7 @@ export async function decodeScreenshot(file: Blob, name: string): Promise<Screen
     ctx.imageSmoothingQuality = 'high';
     ctx.drawImage(bitmap, 0, 0, width, height);
     const data = ctx.getImageData(0, 0, width, height).data;
-    return { rgba: new Uint8Array(data.buffer.slice(0)), width, height, sourceWidth: bitmap.width, sourceHeight: bitmap.height, format, name };
+    return { rgba: new Uint8Array(data.buffer.slice(0)), width, height, sourceWidth: bitmap.width, sourceHeight: bitmap.height, format, name, bytes };
   } finally {
     bitmap.close();
   }

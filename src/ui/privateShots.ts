@@ -1,0 +1,47 @@
+/**
+ * The person's marked screenshots (the data owner's private set for offsite
+ * tuning): kept by the Playground, counted and cut into grounder tiles for
+ * the Offsite view. They live in this browser's IndexedDB only; nothing here
+ * sends them anywhere but the page's own worker.
+ */
+import { privateTile, type PrivateTile } from '../ownScreen/privateTile';
+import type { ScaleChoice } from '../ownScreen/tiles';
+import type { PrivateShotRecord } from '../store';
+import type { Box } from '../world/types';
+import { decodeScreenshot, type Screenshot } from './decodeImage';
+import { mainStore } from './shell/mainStore';
+
+export async function keepPrivateShot(shot: Screenshot, scale: ScaleChoice, instruction: string, box: Box): Promise<void> {
+  const createdAt = Date.now();
+  const rec: PrivateShotRecord = {
+    id: `shot-${createdAt.toString(36)}-${Math.random().toString(36).slice(2, 6)}`,
+    createdAt,
+    name: shot.name,
+    bytes: shot.bytes.slice().buffer,
+    width: shot.sourceWidth,
+    height: shot.sourceHeight,
+    scale,
+    instruction,
+    box,
+  };
+  await (await mainStore()).putPrivateShot(rec);
+}
+
+export async function countPrivateShots(): Promise<number> {
+  return (await mainStore()).countPrivateShots();
+}
+
+export async function deletePrivateShots(): Promise<void> {
+  const store = await mainStore();
+  for (const r of await store.listPrivateShots()) await store.deletePrivateShot(r.id);
+}
+
+/** Every kept screenshot decoded and cut to the tile that holds its target; a file that no longer decodes is named in the error. */
+export async function privateTiles(): Promise<PrivateTile[]> {
+  const out: PrivateTile[] = [];
+  for (const r of await (await mainStore()).listPrivateShots()) {
+    const shot = await decodeScreenshot(new Blob([r.bytes]), r.name);
+    out.push(privateTile({ image: shot, source: { width: r.width, height: r.height }, scale: r.scale, instruction: r.instruction, box: r.box }));
+  }
+  return out;
+}
