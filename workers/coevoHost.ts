@@ -193,6 +193,10 @@ export function createCoevoHost(deps: HostDeps) {
 
   return {
     tab: locks.tab,
+    /** The run this worker is training now, or null: other heavy jobs in the worker wait for it rather than halve its pace. */
+    training(): string | null {
+      return [...runners.values()].find((r) => r.progress().state === 'running')?.runId ?? null;
+    },
     onProgress(l: (p: CoevoProgress) => void): () => void {
       listeners.add(l);
       return () => listeners.delete(l);

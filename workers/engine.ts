@@ -51,7 +51,7 @@ export function createEngine(backends: Backends): EngineApi {
   });
   const inspect = createInspectHost({ store: openStore, paint: () => backends.paint(), device: () => device });
   const bench = createBenchHost({ paint: () => backends.paint(), device: () => device, coevo, deviceFault: () => backends.deviceFault() });
-  const offsite = createOffsiteHost({ paint: () => backends.paint(), device: () => device, deviceFault: () => backends.deviceFault(), store: openStore });
+  const offsite = createOffsiteHost({ paint: () => backends.paint(), device: () => device, deviceFault: () => backends.deviceFault(), store: openStore, training: () => coevo.training() });
 
   // A lost GPU does not come back in this worker; the runs go on on WASM (the same numbers, DESIGN.md), from their last save.
   backends.onDeviceLost?.((reason) => {

@@ -29,6 +29,8 @@ interface OffsiteHostDeps {
   deviceFault?: () => string | null;
   /** Where runs are recorded; none: not recorded (tests). */
   store?: () => Promise<Store>;
+  /** The co-evolution run this worker is training, if any (a comparison then waits to be asked again). */
+  training?: () => string | null;
 }
 
 /** Holds the Web Lock `name` until `done` settles (no-op where the browser has no Web Locks). */
@@ -57,6 +59,8 @@ export function createOffsiteHost(deps: OffsiteHostDeps) {
       const device = deps.device();
       if (!device) throw new Error('Choose a backend (useBackend) before an offsite comparison.');
       if (running) throw new Error('An offsite comparison is already running in this tab; wait for it to finish.');
+      const run = deps.training?.() ?? null;
+      if (run) throw new Error(`Run ${run} is training in this tab; pause it in the Loop view first (the two would share the worker at half pace each).`);
       running = true;
       // A new run's progress starts empty, so that nobody reads the last run's figures as this one's.
       tracker = offsiteTracker(0, now);

@@ -31,6 +31,12 @@ describe('offsite host', () => {
     expect(host.progress().state).toBe('idle');
   });
 
+  it('waits for a co-evolution run training in the same worker, naming it', async () => {
+    const host = createOffsiteHost({ paint, device: () => WASM, training: () => 'run-7', loadBase: async () => new Uint8Array(0) });
+    await expect(host.run(O)).rejects.toThrow(/Run run-7 is training in this tab; pause it in the Loop view first/);
+    expect(host.progress().state).toBe('idle');
+  });
+
   it('runs one comparison at a time', async () => {
     const host = createOffsiteHost({ paint, device: () => WASM, loadBase: () => new Promise<Uint8Array>(() => undefined) });
     void host.run(O);
