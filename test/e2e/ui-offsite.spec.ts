@@ -111,3 +111,26 @@ test('screenshots marked in the Playground become the grounder’s private set i
   for (const n of await page.getByTestId('offsite-row').evaluateAll((els) => els.map((e) => e.textContent ?? ''))) expect(n).toMatch(/\d\/2$/);
   expect(errors).toEqual([]);
 });
+
+test('a comparison the browser cannot store (a full disk) is still shown, with a clear word and its downloads', async ({ page }) => {
+  test.setTimeout(300_000);
+  await openApp(page, '&view=offsite');
+  // The engine worker writes the records: its IndexedDB refuses the offsite store as a full disk does.
+  const worker = page.workers().find((w) => w.url().includes('engine.worker'));
+  expect(worker).toBeDefined();
+  await worker!.evaluate(() => {
+    const put = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if (this.name === 'offsite') throw new DOMException('quota', 'QuotaExceededError');
+      return put.apply(this, args);
+    };
+  });
+  await page.getByTestId('offsite-start').click();
+  await expect(page.getByRole('alert')).toContainText('could not store it (is its storage full?)', { timeout: 240_000 });
+  await expect(page.getByTestId('offsite-result')).toBeVisible();
+  await expect(page.getByTestId('offsite-row')).toHaveCount(8);
+  await expect(page.getByTestId('offsite-record')).toHaveCount(0);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download report.json' }).click();
+  expect((await download).suggestedFilename()).toBe('offsite-report.json');
+});
