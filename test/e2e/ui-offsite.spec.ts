@@ -71,7 +71,7 @@ test('screenshots marked in the Playground become the grounder’s private set i
   const errors = watchErrors(page);
   await openApp(page, '&view=playground&pg=upload');
   const png = await screenshotPng(page);
-  // The test page's Delete and Cancel buttons (480×300 px, ui-heatmap.ts), each asked for twice.
+  // The test page's Delete and Cancel buttons (480×300 px, ui-heatmap.ts), each asked for twice; three boxes dragged, one typed.
   const asks = [
     { text: 'click Delete', box: { x: 40, y: 180, w: 170, h: 60 } },
     { text: 'click Cancel', box: { x: 270, y: 180, w: 170, h: 60 } },
@@ -82,15 +82,25 @@ test('screenshots marked in the Playground become the grounder’s private set i
     await page.getByTestId('screenshot-file').setInputFiles({ name: `dialog-${i}.png`, mimeType: 'image/png', buffer: png });
     await expect(page.getByTestId('screenshot-info')).toContainText(`dialog-${i}.png`);
     await page.getByTestId('ask-instruction').fill(a.text);
-    const area = page.getByTestId('mark-area');
-    const r = (await area.boundingBox())!;
-    const at = (x: number, y: number) => [r.x + (x / 480) * r.width, r.y + (y / 300) * r.height] as const;
-    await page.mouse.move(...at(a.box.x, a.box.y));
-    await page.mouse.down();
-    await page.mouse.move(...at(a.box.x + a.box.w / 2, a.box.y + a.box.h / 2));
-    await page.mouse.move(...at(a.box.x + a.box.w, a.box.y + a.box.h));
-    await page.mouse.up();
-    await expect(page.getByTestId('mark-note')).toContainText(/Your box: 1[67]\d×[56]\d px at \(/);
+    if (i < 3) {
+      // Dragged over the button.
+      const area = page.getByTestId('mark-area');
+      const r = (await area.boundingBox())!;
+      const at = (x: number, y: number) => [r.x + (x / 480) * r.width, r.y + (y / 300) * r.height] as const;
+      await page.mouse.move(...at(a.box.x, a.box.y));
+      await page.mouse.down();
+      await page.mouse.move(...at(a.box.x + a.box.w / 2, a.box.y + a.box.h / 2));
+      await page.mouse.move(...at(a.box.x + a.box.w, a.box.y + a.box.h));
+      await page.mouse.up();
+      await expect(page.getByTestId('mark-note')).toContainText(/Your box: 1[67]\d×[56]\d px at \(/);
+    } else {
+      // By keyboard: a box around the grounder's point, then typed.
+      await expect(page.getByTestId('ground-result')).toHaveAttribute('data-x', /\d/);
+      await page.getByTestId('mark-around-point').click();
+      for (const key of ['x', 'y', 'w', 'h'] as const) await page.getByTestId(`mark-${key}`).fill(String(a.box[key]));
+      await page.getByTestId('mark-h').press('Tab');
+      await expect(page.getByTestId('mark-note')).toContainText(`Your box: 170×60 px at (270, 180).`);
+    }
     await expect(page.getByTestId('marked-box')).toHaveCount(1);
     if (i === 0) await page.screenshot({ path: 'test-results/ui/playground-keep.png', fullPage: true });
     await page.getByTestId('keep-private-button').click();
