@@ -10,13 +10,11 @@ import { Random } from '../learn/random';
 import type { GroundingItem } from '../learn/evalGrounder';
 import { canvasFromRgba } from '../models/canvas';
 import type { PrivateTile } from '../ownScreen/privateTile';
-import type { Screen, Theme } from '../world/types';
+import { UNDRAWN_THEME } from '../world/theme';
+import type { Screen } from '../world/types';
 
 /** Fewest marked screenshots a comparison takes: two to tune on, two to test. */
 export const MIN_OWN_SHOTS = 4;
-
-// The theme is never drawn (the pixels are the person's); Screen wants one.
-const THEME: Theme = { mode: 'light', accent: 'blue', font: 'Inter', density: 'comfortable', corner: 2 };
 
 export interface OwnPrivateSet {
   train: GroundingItem[];
@@ -38,7 +36,7 @@ export function ownPrivateSet(tiles: readonly PrivateTile[], seed: number, testS
       variant: 0,
       screenId: `own-${i}`,
       title: '',
-      theme: THEME,
+      theme: UNDRAWN_THEME,
       elements: [{ id: 'target', role: 'button', box: t.box, state: {}, interactive: true }],
     };
     images.set(screen, canvasFromRgba(t.rgba, t.width, t.height));

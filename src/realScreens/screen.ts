@@ -7,14 +7,13 @@
  * styles that do not look at geometry (text, icon, colour, function).
  */
 import { visibleElements } from '../world/verifier';
-import type { Screen, Theme, UIElement } from '../world/types';
+import { UNDRAWN_THEME } from '../world/theme';
+import type { Screen, UIElement } from '../world/types';
 import type { RealBox, RealPage } from './types';
 
 /** Styles whose resolution needs no layout. */
 export const LAYOUT_FREE_STYLES = ['text', 'icon', 'color', 'function'] as const;
 
-// Only the verifier reads this screen; the theme never draws anything.
-const THEME: Theme = { mode: 'light', accent: 'blue', font: 'Inter', density: 'comfortable', corner: 2 };
 
 export function screenOfPage(page: RealPage, boxes?: Readonly<Record<string, RealBox>>): Screen {
   const elements: UIElement[] = page.elements.map((e) => {
@@ -33,7 +32,7 @@ export function screenOfPage(page: RealPage, boxes?: Readonly<Record<string, Rea
       interactive: e.interactive,
     };
   });
-  return { platform: 'web', width: page.width, height: page.height, appId: 'real-screen', variant: 0, screenId: page.id, title: '', theme: THEME, elements };
+  return { platform: 'web', width: page.width, height: page.height, appId: 'real-screen', variant: 0, screenId: page.id, title: '', theme: UNDRAWN_THEME, elements };
 }
 
 /**

@@ -163,8 +163,8 @@ export class Store {
     return this.db.count('privateShots');
   }
 
-  async deletePrivateShot(id: string): Promise<void> {
-    await this.db.delete('privateShots', id);
+  async clearPrivateShots(): Promise<void> {
+    await this.db.clear('privateShots');
   }
 
   async deleteRun(id: string): Promise<void> {

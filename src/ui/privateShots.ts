@@ -32,8 +32,7 @@ export async function countPrivateShots(): Promise<number> {
 }
 
 export async function deletePrivateShots(): Promise<void> {
-  const store = await mainStore();
-  for (const r of await store.listPrivateShots()) await store.deletePrivateShot(r.id);
+  await (await mainStore()).clearPrivateShots();
 }
 
 /** Every kept screenshot decoded and cut to the tile that holds its target; a file that no longer decodes is named in the error. */

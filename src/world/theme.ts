@@ -48,3 +48,6 @@ export function textStyle(theme: Theme, m: Metrics, tone: TextTone): TextStyle {
 
 /** The launcher's look on a phone; apps bring their own themes. */
 export const LAUNCHER_THEME: Theme = { mode: 'dark', accent: 'blue', font: 'Inter', density: 'comfortable', corner: 6 };
+
+/** The theme of a screen whose pixels come from elsewhere (a real page, a person's screenshot): Screen wants one, and nothing draws it. */
+export const UNDRAWN_THEME: Theme = { mode: 'light', accent: 'blue', font: 'Inter', density: 'comfortable', corner: 2 };
