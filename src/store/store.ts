@@ -154,6 +154,21 @@ export class Store {
     await guard(this.db.put('privateShots', rec));
   }
 
+  /** Screenshots read back from a private-set file, in one transaction (all or none); those whose id is already here are skipped. */
+  async addPrivateShots(recs: readonly PrivateShotRecord[]): Promise<{ added: number; skipped: number }> {
+    const tx = this.db.transaction(['privateShots'], 'readwrite');
+    const shots = tx.objectStore('privateShots');
+    return inTransaction(tx, 'Adding the private set failed, so none of it was added', async (write) => {
+      let added = 0;
+      for (const r of recs) {
+        if ((await shots.getKey(r.id)) !== undefined) continue;
+        write(shots.put(r));
+        added++;
+      }
+      return { added, skipped: recs.length - added };
+    });
+  }
+
   /** Marked screenshots, oldest first (the order they were kept in). */
   listPrivateShots(): Promise<PrivateShotRecord[]> {
     return this.db.getAllFromIndex('privateShots', 'byCreated');

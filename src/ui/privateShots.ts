@@ -2,8 +2,10 @@
  * The person's marked screenshots (the data owner's private set for offsite
  * tuning): kept by the Playground, counted and cut into grounder tiles for
  * the Offsite view. They live in this browser's IndexedDB only; nothing here
- * sends them anywhere but the page's own worker.
+ * sends them anywhere but the page's own worker, and they leave the browser
+ * only as the file the person asks for (privateSetFile.ts).
  */
+import { readPrivateSet, writePrivateSet } from '../ownScreen/privateSetFile';
 import { privateTile, type PrivateTile } from '../ownScreen/privateTile';
 import type { ScaleChoice } from '../ownScreen/tiles';
 import type { PrivateShotRecord } from '../store';
@@ -43,4 +45,31 @@ export async function privateTiles(): Promise<PrivateTile[]> {
     out.push(privateTile({ image: shot, source: { width: r.width, height: r.height }, scale: r.scale, instruction: r.instruction, box: r.box }));
   }
   return out;
+}
+
+/** The whole private set as the file a person asked to download. */
+export async function privateSetText(): Promise<string> {
+  return writePrivateSet(await (await mainStore()).listPrivateShots());
+}
+
+/**
+ * A private-set file read back: every field checked, every image decoded and
+ * its size compared with the one its box was marked on, then all added in
+ * one transaction (screenshots already here, by id, are skipped). Any fault
+ * refuses the whole file and adds nothing.
+ */
+export async function addPrivateSetFile(file: Blob): Promise<{ added: number; skipped: number }> {
+  const shots = readPrivateSet(await file.text());
+  for (const r of shots) {
+    let decoded: Screenshot;
+    try {
+      decoded = await decodeScreenshot(new Blob([r.bytes]), r.name);
+    } catch (e) {
+      throw new Error(`${e instanceof Error ? e.message : String(e)} Nothing was added.`);
+    }
+    if (decoded.sourceWidth !== r.width || decoded.sourceHeight !== r.height) {
+      throw new Error(`“${r.name}” in this file is ${decoded.sourceWidth}×${decoded.sourceHeight} px, but its box was marked on a ${r.width}×${r.height} image. Nothing was added.`);
+    }
+  }
+  return (await mainStore()).addPrivateShots(shots);
 }

@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { expectAccessible, openApp } from './ui-data-runs';
 import { watchErrors } from './page-errors';
 import { screenshotPng } from './ui-heatmap';
@@ -113,6 +114,24 @@ test('screenshots marked in the Playground become the grounder’s private set i
   await page.waitForFunction(() => window.coevo !== undefined);
   await expect(page.getByTestId('offsite-private')).toHaveValue('own');
   await expect(page.getByTestId('own-note')).toContainText('4 marked screenshots, kept in this browser only');
+
+  // They leave the browser only as the file asked for, and come back from it whole; a damaged file adds nothing.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('private-download').click();
+  const file = await (await download).path();
+  expect((await download).suggestedFilename()).toBe('coevo-private-set.json');
+  await page.getByTestId('private-delete').click();
+  await page.getByTestId('private-delete-confirm').click();
+  await expect(page.getByTestId('own-note')).toContainText('0 kept so far');
+  await expect(page.getByTestId('offsite-start')).toBeDisabled();
+  const text = readFileSync(file, 'utf8');
+  await page.getByTestId('private-file').setInputFiles({ name: 'cut.json', mimeType: 'application/json', buffer: Buffer.from(text.slice(0, text.length / 2)) });
+  await expect(page.getByTestId('private-error')).toContainText('is not JSON');
+  await expect(page.getByTestId('own-note')).toContainText('0 kept so far');
+  await page.getByTestId('private-file').setInputFiles(file);
+  await expect(page.getByTestId('private-message')).toContainText('Added 4 screenshots');
+  await expect(page.getByTestId('own-note')).toContainText('4 marked screenshots, kept in this browser only');
+
   await page.getByTestId('offsite-start').click();
   const result = page.getByTestId('offsite-result');
   await expect(result).toBeVisible({ timeout: 300_000 });

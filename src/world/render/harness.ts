@@ -6,7 +6,8 @@
 import * as Comlink from 'comlink';
 import type { Screen } from '../types';
 import { loadWorldFonts } from './fonts';
-import { pngBytes, toBase64 } from './png';
+import { toBase64 } from '../../bytes/base64';
+import { pngBytes } from './png';
 import type { CoevoRenderApi, RenderedFixture } from './render-api';
 import type { RenderWorkerApi } from './render.worker';
 

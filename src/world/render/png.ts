@@ -1,4 +1,4 @@
-/** Turning rendered canvases into bytes: PNG encoding, a pixel hash for determinism checks, base64 for transport. */
+/** Turning rendered canvases into bytes: PNG encoding, a pixel hash for determinism checks (base64 lives in src/bytes). */
 
 export async function pngBytes(canvas: OffscreenCanvas): Promise<Uint8Array> {
   const blob = await canvas.convertToBlob({ type: 'image/png' });
@@ -14,13 +14,6 @@ export function pixelHash(data: Uint8ClampedArray | Uint8Array): string {
     b = Math.imul(b ^ data[i] ^ (i & 0xff), 0x01000193);
   }
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
-}
-
-export function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) s += String.fromCharCode(...bytes.subarray(i, i + chunk));
-  return btoa(s);
 }
 
 /** Number of distinct RGB colours: a blank or flat canvas has very few. */
