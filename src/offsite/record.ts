@@ -23,7 +23,7 @@ export function recordStatus(r: OffsiteRecord, newest: boolean, runningHere: boo
 /** One line for the history list: when, which agent and preset, and where it ended. */
 export function recordLine(r: OffsiteRecord, status: OffsiteRecordStatus, locale?: string): string {
   const when = new Date(r.createdAt).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' });
-  const head = `${when} · ${r.options.agent}, ${r.options.preset}${r.options.privateSet === 'own-screenshots' ? ', your screenshots' : ''}`;
+  const head = `${when} · ${r.options.agent}, ${r.options.preset}${r.options.lora ? `, LoRA rank ${r.options.lora.rank}` : ''}${r.options.privateSet === 'own-screenshots' ? ', your screenshots' : ''}`;
   switch (status) {
     case 'done':
       return `${head} · done in ${Math.round(r.report?.info.wallSeconds ?? 0)} s`;

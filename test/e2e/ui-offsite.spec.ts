@@ -141,9 +141,11 @@ test('screenshots marked in the Playground become the grounder’s private set i
   expect(errors).toEqual([]);
 });
 
-test('a comparison the browser cannot store (a full disk) is still shown, with a clear word and its downloads', async ({ page }) => {
+test('a comparison the browser cannot store (a full disk) is still shown, with a clear word and its downloads (LoRA adapters)', async ({ page }) => {
   test.setTimeout(300_000);
-  await openApp(page, '&view=offsite');
+  // With LoRA adapters, chosen by the URL.
+  await openApp(page, '&view=offsite&adapters=lora');
+  await expect(page.getByTestId('offsite-adapters')).toHaveValue('lora');
   // The engine worker writes the records: its IndexedDB refuses the offsite store as a full disk does.
   const worker = page.workers().find((w) => w.url().includes('engine.worker'));
   expect(worker).toBeDefined();
@@ -162,4 +164,8 @@ test('a comparison the browser cannot store (a full disk) is still shown, with a
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download report.json' }).click();
   expect((await download).suggestedFilename()).toBe('offsite-report.json');
+  const saved = JSON.parse(readFileSync(await (await download).path(), 'utf8'));
+  expect(saved.comparison.settings.lora).toEqual({ rank: 4, alpha: 8, lr: 5e-3 });
+  expect(saved.comparison.emulators[0].adapters.kind).toBe('lora');
+  await expect(page.getByTestId('offsite-emulator').first()).toContainText('LoRA tuned by the data owner');
 });

@@ -77,6 +77,13 @@ describe('the Offsite view model', () => {
     expect(unitBoxes(comparison.emulators[2])[1]).toMatchObject({ role: 'rank-reduced', detail: 'rank 12' });
   });
 
+  it('says which units carry LoRA factors when the adapters are LoRA', () => {
+    const lora = { ...comparison.emulators[0], adapters: { kind: 'lora' as const, units: ['blocks.0.attn', 'blocks.0.mlp', 'blocks.2.mlp'], tensors: ['a', 'b'], size: 100 } };
+    expect(unitBoxes(lora).map((b) => b.detail)).toEqual(['LoRA tuned by the data owner', 'shipped frozen + LoRA', 'harmonizer', 'harmonizer', 'shipped frozen', 'LoRA tuned by the data owner']);
+    const ranked = { ...comparison.emulators[2], adapters: lora.adapters };
+    expect(unitBoxes(ranked)[1].detail).toBe('rank 12 + LoRA');
+  });
+
   it('sizes every shipment against the full model', () => {
     expect(sizeBars(report).map((b) => [b.values, b.share])).toEqual([
       [10000, 1],
@@ -124,8 +131,15 @@ describe('the Offsite view sizes and URL', () => {
   });
 
   it('reads its choices from the URL and falls back to defaults on unknown values', () => {
-    expect(choicesFromUrl('?view=offsite&agent=grounder&base=demo&size=standard&private=own')).toEqual({ agent: 'grounder', preset: 'demo', size: 'standard', privateSet: 'own' });
-    expect(choicesFromUrl('?agent=x&base=full&size=huge&private=all')).toEqual({ agent: 'planner', preset: 'tiny', size: 'quick', privateSet: 'held-out' });
+    expect(choicesFromUrl('?view=offsite&agent=grounder&base=demo&size=standard&private=own&adapters=lora')).toEqual({ agent: 'grounder', preset: 'demo', size: 'standard', privateSet: 'own', adapters: 'lora' });
+    expect(choicesFromUrl('?agent=x&base=full&size=huge&private=all&adapters=all')).toEqual({ agent: 'planner', preset: 'tiny', size: 'quick', privateSet: 'held-out', adapters: 'end-units' });
+  });
+
+  it('asks for LoRA at the rank docs/offsite.md measured, with its own rate, and the worker accepts it', () => {
+    const o = offsiteOptions('planner', 'demo', 'standard', 'held-out', 'lora');
+    expect(o.lora).toEqual({ rank: 4, alpha: 8, lr: 5e-3 });
+    expect(() => checkOffsiteOptions(o)).not.toThrow();
+    expect(offsiteOptions('planner', 'demo', 'standard').lora).toBeNull();
   });
 
   it('asks for the own screenshots only for the grounder', () => {
@@ -162,5 +176,7 @@ describe('a stored comparison after a reload', () => {
     expect(recordLine(rec('running'), 'stopped', 'en-GB')).toMatch(/grounder, tiny · stopped at full fine-tuning \(20 of 48 steps\): the page was reloaded or closed$/);
     expect(recordLine(rec('failed'), 'failed', 'en-GB')).toMatch(/failed: No base grounder ships$/);
     expect(recordLine(rec('done'), 'done', 'en-GB')).toMatch(/done in 95 s$/);
+    const lora = { ...rec('done'), options: offsiteOptions('planner', 'demo', 'quick', 'held-out', 'lora') };
+    expect(recordLine(lora, 'done', 'en-GB')).toMatch(/planner, demo, LoRA rank 4 · done in 95 s$/);
   });
 });

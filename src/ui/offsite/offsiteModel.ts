@@ -70,10 +70,24 @@ export interface UnitBox {
   score: number | null;
 }
 
+/** Under LoRA the data owner tunes low-rank factors on every unit the emulator carries, the end units' weights staying frozen too. */
 export function unitBoxes(e: EmulatorSummary): UnitBox[] {
+  const lora = e.adapters.kind === 'lora';
   return e.units.map((u) => {
     const role: UnitRoleLabel = u.role === 'kept' && u.rank !== undefined ? 'rank-reduced' : u.role;
-    const detail = role === 'adapter' ? 'tuned by the data owner' : role === 'replaced' ? (e.method === 'scaleot' ? 'harmonizer' : 'dropped') : role === 'rank-reduced' ? `rank ${u.rank}` : 'shipped frozen';
+    const plus = lora && e.adapters.units.includes(u.id) ? ' + LoRA' : '';
+    const detail =
+      role === 'adapter'
+        ? lora
+          ? 'LoRA tuned by the data owner'
+          : 'tuned by the data owner'
+        : role === 'replaced'
+          ? e.method === 'scaleot'
+            ? 'harmonizer'
+            : 'dropped'
+          : role === 'rank-reduced'
+            ? `rank ${u.rank}${plus}`
+            : `shipped frozen${plus}`;
     return { id: u.id, role, detail, score: u.score ?? null };
   });
 }

@@ -4,7 +4,7 @@
  * machine, WASM: 28 s for the tiny planner, 103 s for the demo grounder),
  * and the sizes docs/offsite.md measured (5–9 minutes for tiny on WASM).
  */
-import { OFFSITE_DEFAULTS, OFFSITE_AGENTS, OFFSITE_PRESETS, type OffsiteAgentName, type OffsiteOptions, type OffsitePreset } from '../../offsite/jobTypes';
+import { OFFSITE_DEFAULTS, OFFSITE_AGENTS, OFFSITE_PRESETS, loraOfRank, type OffsiteAgentName, type OffsiteOptions, type OffsitePreset } from '../../offsite/jobTypes';
 
 export const OFFSITE_SIZES = ['quick', 'standard'] as const;
 export type OffsiteSize = (typeof OFFSITE_SIZES)[number];
@@ -22,14 +22,33 @@ const QUICK: Record<OffsiteAgentName, Partial<OffsiteOptions>> = {
 /** Where the data owner's private data comes from: held-out web tasks, or the person's own marked screenshots (the grounder only). */
 export type PrivateChoice = 'held-out' | 'own';
 
-export function offsiteOptions(agent: OffsiteAgentName, preset: OffsitePreset, size: OffsiteSize, privateSet: PrivateChoice = 'held-out'): OffsiteOptions {
+/** What the data owner tunes and sends back: the papers' end units, or LoRA on every unit the emulator keeps. */
+export const ADAPTER_CHOICES = ['end-units', 'lora'] as const;
+export type AdapterChoice = (typeof ADAPTER_CHOICES)[number];
+/** The rank docs/offsite.md measured LoRA at. */
+export const VIEW_LORA_RANK = 4;
+
+export const ADAPTER_LABELS: Record<AdapterChoice, string> = {
+  'end-units': 'the end units (first and last sub-block, as in the papers)',
+  lora: `LoRA, rank ${VIEW_LORA_RANK}, on every unit the emulator keeps`,
+};
+
+export function offsiteOptions(agent: OffsiteAgentName, preset: OffsitePreset, size: OffsiteSize, privateSet: PrivateChoice = 'held-out', adapters: AdapterChoice = 'end-units'): OffsiteOptions {
   const base = OFFSITE_DEFAULTS[agent];
   const own = privateSet === 'own' && agent === 'grounder';
-  return { ...base, scales: base.scales.map((s) => ({ ...s })), ...(size === 'quick' ? QUICK[agent] : {}), agent, preset, lora: null, ...(own ? { privateSet: 'own-screenshots' as const } : {}) };
+  return {
+    ...base,
+    scales: base.scales.map((s) => ({ ...s })),
+    ...(size === 'quick' ? QUICK[agent] : {}),
+    agent,
+    preset,
+    lora: adapters === 'lora' ? loraOfRank(VIEW_LORA_RANK) : null,
+    ...(own ? { privateSet: 'own-screenshots' as const } : {}),
+  };
 }
 
-/** The view's choices from its URL parameters (agent, base, size, private), each falling back to its default when missing or unknown. */
-export function choicesFromUrl(search: string): { agent: OffsiteAgentName; preset: OffsitePreset; size: OffsiteSize; privateSet: PrivateChoice } {
+/** The view's choices from its URL parameters (agent, base, size, private, adapters), each falling back to its default when missing or unknown. */
+export function choicesFromUrl(search: string): { agent: OffsiteAgentName; preset: OffsitePreset; size: OffsiteSize; privateSet: PrivateChoice; adapters: AdapterChoice } {
   const q = new URLSearchParams(search);
   const pick = <T extends string>(list: readonly T[], v: string | null, fallback: T): T => list.find((x) => x === v) ?? fallback;
   return {
@@ -37,5 +56,6 @@ export function choicesFromUrl(search: string): { agent: OffsiteAgentName; prese
     preset: pick(OFFSITE_PRESETS, q.get('base'), 'tiny'),
     size: pick(OFFSITE_SIZES, q.get('size'), 'quick'),
     privateSet: pick(['held-out', 'own'] as const, q.get('private'), 'held-out'),
+    adapters: pick(ADAPTER_CHOICES, q.get('adapters'), 'end-units'),
   };
 }
