@@ -45,6 +45,8 @@ usage: npm run offsite -- --agent planner|grounder [options]
   --lora R             LoRA adapters of rank R (alpha 2R) on every unit the emulator keeps,
                        instead of the end units' weights
   --lora-lr X          LoRA's learning rate, 0 < X < 1 (default ${loraOfRank(1).lr}; needs --lora)
+  --distill W          harmonizers learn the task loss plus W times the KL to the full model's
+                       outputs (0 ≤ W ≤ 100; default 0: the task loss alone)
   --out DIR            where to write report.json and report.md
                        (default out/offsite/<agent>-<preset>-<UTC timestamp>)
   --backend B          wasm or webgpu (default wasm: on a machine without a GPU it is far faster
@@ -57,13 +59,19 @@ Exit status: 0 done, 1 the comparison or the browser failed, 2 bad arguments.`;
 
 const FLAGS = [
   'agent', 'preset', 'seed', 'data-seed', 'tasks', 'test-states', 'public', 'replace-steps', 'tune-steps', 'batch', 'tune-lr',
-  'emulator-scale', 'lora', 'lora-lr', 'out', 'backend', 'threads',
+  'emulator-scale', 'lora', 'lora-lr', 'distill', 'out', 'backend', 'threads',
 ] as const;
 
 /** A rate for --tune-lr and --lora-lr: a number strictly between 0 and 1. */
 function rate(flag: string, raw: string): number {
   const x = /^[0-9.eE+-]+$/.test(raw) ? Number(raw) : NaN;
   if (!(x > 0 && x < 1)) throw new UsageError(`--${flag} must be a number with 0 < X < 1, got "${raw}".`);
+  return x;
+}
+
+function distillWeight(raw: string): number {
+  const x = /^[0-9.eE+-]+$/.test(raw) ? Number(raw) : NaN;
+  if (!(x >= 0 && x <= 100)) throw new UsageError(`--distill must be a weight from 0 to 100, got "${raw}".`);
   return x;
 }
 
@@ -121,6 +129,7 @@ export function parseOffsiteArgs(argv: readonly string[], now: Date = new Date()
     tuneLr: given.has('tune-lr') ? rate('tune-lr', given.get('tune-lr') as string) : d.tuneLr,
     scales: scales.length > 0 ? scales : d.scales.map((s) => ({ ...s })),
     lora: loraRank === null ? null : loraOfRank(loraRank, given.has('lora-lr') ? rate('lora-lr', given.get('lora-lr') as string) : undefined),
+    ...(given.has('distill') ? { distill: distillWeight(given.get('distill') as string) } : {}),
   };
   return {
     help: false,

@@ -211,11 +211,16 @@ export function plannerForward(p: ParamMap, cfg: PlannerConfig, seq: tf.Tensor2D
  * Positions holding SPECIAL.pad are returned too; mask them with completionMask.
  */
 export function plannerLogProbs(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D, mask?: tf.Tensor3D, copy?: tf.Tensor3D): tf.Tensor2D {
+  return completionLogProbs(plannerCompletionLogits(p, cfg, prompt, completion, copy), completion, mask);
+}
+
+/** The logits [B, C, V] that predict each completion token, teacher-forced (prompt [B, P] left-padded, completion [B, C]). */
+export function plannerCompletionLogits(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D, copy?: tf.Tensor3D): tf.Tensor3D {
   const [b, pl] = prompt.shape;
   const c = completion.shape[1];
   const h = plannerHidden(p, cfg, tf.concat([prompt, completion], 1) as tf.Tensor2D, pl);
   // Only the C positions that predict the completion go through the (large) output matMul.
-  return completionLogProbs(plannerLogits(p, cfg, tf.slice(h, [0, pl - 1, 0], [b, c, cfg.dim]), copy), completion, mask);
+  return plannerLogits(p, cfg, tf.slice(h, [0, pl - 1, 0], [b, c, cfg.dim]), copy);
 }
 
 /** log π of each completion token [B, C] from the logits [B, C, V] that predict it. */

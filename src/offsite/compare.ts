@@ -17,6 +17,7 @@
 import * as tf from '../models/tf';
 import type { Params } from '../models/params';
 import type { PlannerConfig } from '../models/planner';
+import { plannerDistillLoss } from './distill';
 import { plannerTensors, type PlannerBatch } from '../models/plannerData';
 import type { Tokenizer } from '../text/tokenizer';
 import { evalPlanner } from '../learn/evalPlanner';
@@ -64,6 +65,8 @@ export interface OffsiteSettings {
   seed: number;
   /** LoRA adapters (rank, scale, their own learning rate) on every unit E keeps, instead of the end units' weights. */
   lora?: { rank: number; alpha: number; lr: number };
+  /** Weight λ of distillation to M in the harmonizers' loss (task loss + λ·KL, distill.ts); absent or 0: the task loss alone. */
+  distill?: number;
 }
 
 export const DEFAULT_OFFSITE: OffsiteSettings = {
@@ -136,6 +139,7 @@ export function plannerAgent(full: Params, cfg: PlannerConfig, tok: Tokenizer): 
         const { prompt, completion, copy } = plannerTensors(b, cfg);
         return plannerSftLoss(p, cfg, prompt, completion, copy);
       }),
+    distillOf: plannerDistillLoss(cfg),
     hits: async (p, test) => {
       const e = await evalPlanner(p, cfg, tok, test, { batchSize: 32, constrained: true });
       return { k: e.rows.filter((r) => r.exact).length, n: e.states };

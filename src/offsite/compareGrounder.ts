@@ -21,6 +21,7 @@ import type { Tokenizer } from '../text/tokenizer';
 import type { Screen } from '../world/types';
 import { syntheticScreenImage } from '../models/rasterize';
 import { evalGrounder, type GroundingItem } from '../learn/evalGrounder';
+import { grounderDistillLoss } from './distill';
 import { grounderBatchLoss } from './grounderLoss';
 import { runComparison, type OffsiteAgent } from './comparison';
 import type { OffsiteComparison, OffsiteSettings } from './compare';
@@ -50,6 +51,7 @@ export function grounderAgent(full: Params, cfg: GrounderConfig, tok: Tokenizer,
     cfg,
     batch: (items) => grounderBatch(tok, cfg, items, paint),
     lossOf: grounderBatchLoss(cfg),
+    distillOf: grounderDistillLoss(cfg),
     hits: async (p, test) => {
       const e = await evalGrounder(p, cfg, tok, test, { batchSize: EVAL_BATCH, paint });
       return { k: e.hits, n: e.n };

@@ -6,7 +6,7 @@
  * sides in order with one seeded random source, so the planner's and the
  * grounder's figures come from one code path.
  */
-import type * as tf from '../models/tf';
+import * as tf from '../models/tf';
 import { cloneParams, disposeParams, type ParamMap, type Params } from '../models/params';
 import { Random } from '../learn/random';
 import { wilson } from '../learn/stats';
@@ -26,6 +26,8 @@ export interface OffsiteAgent<Item, Test extends Item, B extends OffsiteBatch> {
   cfg: OffsiteModelConfig;
   batch(items: readonly Item[]): B;
   lossOf(p: ParamMap, b: B): tf.Scalar;
+  /** How far a mixed model's outputs are from the teacher's on a batch (distill.ts), for harmonizers distilled to M. */
+  distillOf(student: ParamMap, teacher: ParamMap, b: B): tf.Scalar;
   /** Test items the model gets right (greedy), out of how many. */
   hits(p: ParamMap, test: readonly Test[]): Promise<{ k: number; n: number }>;
   /** Items per evaluation batch, for the test loss too. */
@@ -123,6 +125,8 @@ export async function runComparison<Item, Test extends Item, B extends OffsiteBa
       middle,
       harmonizers: harm,
       lossOf: (p: ParamMap, b: B) => agent.lossOf(p, b),
+      // The scores are rewarded by the task loss alone; distillation only shapes what the harmonizers learn.
+      ...(s.distill ? { trainLossOf: (p: ParamMap, b: B) => tf.tidy(() => tf.add(agent.lossOf(p, b), tf.mul(s.distill as number, agent.distillOf(p, agent.full, b))) as tf.Scalar) } : {}),
       trainBatch: batches(batchOf, shuffled.slice(s.batchSize), s.batchSize, rng.fork('public batches')),
       validationBatch: batchOf(shuffled.slice(0, s.batchSize)),
       steps: s.replaceSteps,

@@ -45,6 +45,7 @@ export function offsiteSettings(o: OffsiteOptions): OffsiteSettings {
     tuneLr: o.tuneLr,
     seed: o.seed,
     ...(o.lora ? { lora: { ...o.lora } } : {}),
+    ...(o.distill ? { distill: o.distill } : {}),
   };
 }
 

@@ -41,6 +41,8 @@ export interface OffsiteOptions {
   scales: Scale[];
   /** LoRA adapters on every unit the emulator keeps instead of the end units' weights, or null. */
   lora: OffsiteLora | null;
+  /** Weight of distillation to the full model in the harmonizers' loss (absent: 0, the task loss alone). */
+  distill?: number;
   /** Grounder only: tune and test on the person's marked screenshots (sent with the run) instead of held-out web tasks (absent: those). */
   privateSet?: 'held-out' | 'own-screenshots';
 }
@@ -90,6 +92,7 @@ export function checkOffsiteOptions(o: OffsiteOptions): void {
   if (new Set(o.scales.map((s) => `${s.alpha}/${s.beta}`)).size !== o.scales.length) throw new Error('scales must differ: the rows of one scale are found by its (alpha, beta).');
   if (o.privateSet !== undefined && o.privateSet !== 'held-out' && o.privateSet !== 'own-screenshots') throw new Error(`privateSet must be held-out or own-screenshots; got ${JSON.stringify(o.privateSet)}.`);
   if (o.privateSet === 'own-screenshots' && o.agent !== 'grounder') throw new Error('privateSet own-screenshots is for the grounder: a screenshot with a marked target is a grounding example, not a planner state.');
+  if (o.distill !== undefined && !(o.distill >= 0 && o.distill <= 100)) throw new Error(`distill must be a weight from 0 to 100; got ${o.distill}.`);
   if (o.lora) {
     whole('lora.rank', o.lora.rank, 1);
     if (!(o.lora.alpha > 0)) throw new Error(`lora.alpha must be > 0; got ${o.lora.alpha}.`);

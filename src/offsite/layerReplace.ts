@@ -76,6 +76,8 @@ export interface LayerReplaceOptions<B> {
   /** Trainable harmonizer variables for every middle unit. */
   harmonizers: Params;
   lossOf: (p: ParamMap, batch: B) => tf.Scalar;
+  /** What the harmonizers descend, when it is not `lossOf` (which always scores the masks). */
+  trainLossOf?: (p: ParamMap, batch: B) => tf.Scalar;
   trainBatch: (step: number) => B;
   validationBatch: B;
   steps: number;
@@ -117,10 +119,11 @@ export async function dynamicLayerReplace<B>(o: LayerReplaceOptions<B>): Promise
       const mask = sampleMask(o.rng, o.middle, scores, o.groupSize, o.alpha);
       const batch = o.trainBatch(step);
       const vars = varsOf(mask);
+      const train = o.trainLossOf ?? o.lossOf;
       const loss =
         vars.length > 0
-          ? applyStep(opt, vars, () => o.lossOf(mixedParams(o.full, o.units, o.harmonizers, mask), batch))
-          : tf.tidy(() => o.lossOf(mixedParams(o.full, o.units, o.harmonizers, mask), batch));
+          ? applyStep(opt, vars, () => train(mixedParams(o.full, o.units, o.harmonizers, mask), batch))
+          : tf.tidy(() => train(mixedParams(o.full, o.units, o.harmonizers, mask), batch));
       losses.push((await loss.data())[0]);
       loss.dispose();
       if ((step + 1) % o.rlEvery === 0) {

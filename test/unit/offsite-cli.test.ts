@@ -58,6 +58,8 @@ describe('npm run offsite arguments', () => {
       threads: 1,
     });
     expect(args(['--agent', 'grounder', '--lora', '2']).options.lora).toEqual({ rank: 2, alpha: 4, lr: 5e-3 });
+    expect(args(['--agent', 'planner', '--distill', '0.5']).options.distill).toBe(0.5);
+    expect(args(['--agent', 'planner']).options.distill).toBeUndefined();
     // The defaults given are valid for the worker too.
     for (const argv of [['--agent', 'planner'], ['--agent', 'grounder', '--lora', '2']]) expect(() => checkOffsiteOptions(args(argv).options)).not.toThrow();
   });
@@ -80,6 +82,8 @@ describe('npm run offsite arguments', () => {
     [['--agent', 'grounder', '--test-states', '10'], /--test-states is for the planner/],
     [['--agent', 'planner', '--lora-lr', '0.01'], /--lora-lr needs --lora/],
     [['--agent', 'planner', '--lora', '0'], /--lora must be 1 or more/],
+    [['--agent', 'planner', '--distill', '-1'], /--distill must be a weight from 0 to 100, got "-1"/],
+    [['--agent', 'planner', '--distill', 'much'], /--distill must be a weight from 0 to 100/],
     [['--agent', 'planner', '--emulator-scale', '0.5'], /--emulator-scale takes ALPHA:BETA \(e.g. 0.5:1\), got "0.5"/],
     [['--agent', 'planner', '--emulator-scale', '1:1'], /replace ratio ALPHA must be in \[0, 1\)/],
     [['--agent', 'planner', '--emulator-scale', '0.5:0'], /rank ratio BETA must be in \(0, 1\]/],
@@ -99,7 +103,7 @@ describe('npm run offsite arguments', () => {
 
   it('has help that names every option and the defaults', () => {
     expect(parseOffsiteArgs(['--agent', 'x', '--help'])).toEqual({ help: true });
-    for (const flag of ['--agent', '--preset', '--seed', '--data-seed', '--tasks', '--test-states', '--public', '--replace-steps', '--tune-steps', '--batch', '--tune-lr', '--emulator-scale', '--lora', '--lora-lr', '--out', '--backend', '--threads']) {
+    for (const flag of ['--agent', '--preset', '--seed', '--data-seed', '--tasks', '--test-states', '--public', '--replace-steps', '--tune-steps', '--batch', '--tune-lr', '--emulator-scale', '--lora', '--lora-lr', '--distill', '--out', '--backend', '--threads']) {
       expect(OFFSITE_HELP).toContain(`${flag} `);
     }
     expect(OFFSITE_HELP).toContain('0.5:1 and 0:0.25');
