@@ -1,6 +1,6 @@
 /** The command line of `npm run offsite`: parsed without side effects, so it can be tested. */
 import type { Scale } from '../../src/offsite/compare';
-import { loraOfRank, OFFSITE_AGENTS, OFFSITE_DEFAULTS, OFFSITE_PRESETS, type OffsiteAgentName, type OffsiteOptions, type OffsitePreset } from '../../src/offsite/jobTypes';
+import { HARMONIZER_LR, loraOfRank, OFFSITE_AGENTS, OFFSITE_DEFAULTS, OFFSITE_PRESETS, type OffsiteAgentName, type OffsiteOptions, type OffsitePreset } from '../../src/offsite/jobTypes';
 import { timestampName, type Backend } from './coevo-args';
 import { nonNegativeInteger, positiveInteger, readFlags, THREADS_HELP, UsageError } from './flags';
 
@@ -45,6 +45,7 @@ usage: npm run offsite -- --agent planner|grounder [options]
   --lora R             LoRA adapters of rank R (alpha 2R) on every unit the emulator keeps,
                        instead of the end units' weights
   --lora-lr X          LoRA's learning rate, 0 < X < 1 (default ${loraOfRank(1).lr}; needs --lora)
+  --harmonizer-lr X    the harmonizers' learning rate, 0 < X < 1 (default ${HARMONIZER_LR})
   --distill W          harmonizers learn the task loss plus W times the KL to the full model's
                        outputs (0 ≤ W ≤ 100; default 0: the task loss alone)
   --out DIR            where to write report.json and report.md
@@ -59,7 +60,7 @@ Exit status: 0 done, 1 the comparison or the browser failed, 2 bad arguments.`;
 
 const FLAGS = [
   'agent', 'preset', 'seed', 'data-seed', 'tasks', 'test-states', 'public', 'replace-steps', 'tune-steps', 'batch', 'tune-lr',
-  'emulator-scale', 'lora', 'lora-lr', 'distill', 'out', 'backend', 'threads',
+  'emulator-scale', 'lora', 'lora-lr', 'harmonizer-lr', 'distill', 'out', 'backend', 'threads',
 ] as const;
 
 /** A rate for --tune-lr and --lora-lr: a number strictly between 0 and 1. */
@@ -130,6 +131,7 @@ export function parseOffsiteArgs(argv: readonly string[], now: Date = new Date()
     scales: scales.length > 0 ? scales : d.scales.map((s) => ({ ...s })),
     lora: loraRank === null ? null : loraOfRank(loraRank, given.has('lora-lr') ? rate('lora-lr', given.get('lora-lr') as string) : undefined),
     ...(given.has('distill') ? { distill: distillWeight(given.get('distill') as string) } : {}),
+    ...(given.has('harmonizer-lr') ? { harmonizerLr: rate('harmonizer-lr', given.get('harmonizer-lr') as string) } : {}),
   };
   return {
     help: false,

@@ -214,8 +214,14 @@ export function plannerLogProbs(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tens
   return completionLogProbs(plannerCompletionLogits(p, cfg, prompt, completion, copy), completion, mask);
 }
 
+/** Final hidden states [B, P + C, d] of prompt then completion, with a 0/1 mask [B, P + C] of the real (not padding) tokens. */
+export function plannerSequenceHidden(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D): { hidden: tf.Tensor3D; real: tf.Tensor2D } {
+  const seq = tf.concat([prompt, completion], 1) as tf.Tensor2D;
+  return { hidden: plannerHidden(p, cfg, seq, prompt.shape[1]), real: tf.cast(tf.notEqual(seq, tf.scalar(SPECIAL.pad, 'int32')), 'float32') as tf.Tensor2D };
+}
+
 /** The logits [B, C, V] that predict each completion token, teacher-forced (prompt [B, P] left-padded, completion [B, C]). */
-export function plannerCompletionLogits(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D, copy?: tf.Tensor3D): tf.Tensor3D {
+function plannerCompletionLogits(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tensor2D, completion: tf.Tensor2D, copy?: tf.Tensor3D): tf.Tensor3D {
   const [b, pl] = prompt.shape;
   const c = completion.shape[1];
   const h = plannerHidden(p, cfg, tf.concat([prompt, completion], 1) as tf.Tensor2D, pl);

@@ -17,6 +17,7 @@
 import * as tf from '../models/tf';
 import type { Params } from '../models/params';
 import type { PlannerConfig } from '../models/planner';
+import { HARMONIZER_LR } from './jobTypes';
 import { plannerDistillLoss } from './distill';
 import { plannerTensors, type PlannerBatch } from '../models/plannerData';
 import type { Tokenizer } from '../text/tokenizer';
@@ -80,7 +81,7 @@ export const DEFAULT_OFFSITE: OffsiteSettings = {
   replaceSteps: 40,
   tuneSteps: 40,
   batchSize: 16,
-  harmonizerLr: 3e-3,
+  harmonizerLr: HARMONIZER_LR,
   tuneLr: 1e-3,
   scoreLr: 2,
   rlEvery: 4,

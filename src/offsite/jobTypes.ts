@@ -43,6 +43,8 @@ export interface OffsiteOptions {
   lora: OffsiteLora | null;
   /** Weight of distillation to the full model in the harmonizers' loss (absent: 0, the task loss alone). */
   distill?: number;
+  /** The harmonizers' Adam learning rate (absent: DEFAULT_OFFSITE's). */
+  harmonizerLr?: number;
   /** Grounder only: tune and test on the person's marked screenshots (sent with the run) instead of held-out web tasks (absent: those). */
   privateSet?: 'held-out' | 'own-screenshots';
 }
@@ -62,6 +64,9 @@ export const OFFSITE_DEFAULTS: Record<OffsiteAgentName, Omit<OffsiteOptions, 'ag
     scales: [{ alpha: 0.5, beta: 1 }, { alpha: 0, beta: 0.25 }],
   },
 };
+
+/** The harmonizers' learning rate unless a run sets its own (DEFAULT_OFFSITE's). */
+export const HARMONIZER_LR = 3e-3;
 
 /** LoRA of rank r as the slow tests run it (OFFSITE_LORA=r): alpha 2r, its own learning rate. */
 export const loraOfRank = (rank: number, lr = 5e-3): OffsiteLora => ({ rank, alpha: 2 * rank, lr });
@@ -92,6 +97,7 @@ export function checkOffsiteOptions(o: OffsiteOptions): void {
   if (new Set(o.scales.map((s) => `${s.alpha}/${s.beta}`)).size !== o.scales.length) throw new Error('scales must differ: the rows of one scale are found by its (alpha, beta).');
   if (o.privateSet !== undefined && o.privateSet !== 'held-out' && o.privateSet !== 'own-screenshots') throw new Error(`privateSet must be held-out or own-screenshots; got ${JSON.stringify(o.privateSet)}.`);
   if (o.privateSet === 'own-screenshots' && o.agent !== 'grounder') throw new Error('privateSet own-screenshots is for the grounder: a screenshot with a marked target is a grounding example, not a planner state.');
+  if (o.harmonizerLr !== undefined && !(o.harmonizerLr > 0 && o.harmonizerLr < 1)) throw new Error(`harmonizerLr must be in (0, 1); got ${o.harmonizerLr}.`);
   if (o.distill !== undefined && !(o.distill >= 0 && o.distill <= 100)) throw new Error(`distill must be a weight from 0 to 100; got ${o.distill}.`);
   if (o.lora) {
     whole('lora.rank', o.lora.rank, 1);

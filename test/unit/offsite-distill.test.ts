@@ -1,9 +1,10 @@
 /**
  * Harmonizers distilled to the full model (src/offsite/distill.ts), on the
- * shipped tiny base planner: the KL is zero between a model and itself and
- * grows when a unit is dropped; harmonizers trained on it bring the mixed
- * model's outputs closer to M's on states they never trained on; the
- * importance scores are still rewarded by the task loss alone.
+ * shipped tiny base planner: the distance is zero between a model and itself
+ * and grows when a unit is dropped; harmonizers trained on it bring the
+ * mixed model's hidden states closer to M's on states they never trained
+ * on, closer than harmonizers trained on the task loss; the importance
+ * scores are still rewarded by the task loss alone.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,8 @@ import '@tensorflow/tfjs-backend-wasm';
 import { importCheckpoint } from '../../src/models/checkpoint';
 import type { PlannerConfig } from '../../src/models/planner';
 import { disposeParams, type ParamMap, type Params } from '../../src/models/params';
-import { plannerExampleBatch, type PlannerBatch } from '../../src/models/plannerData';
+import { plannerExampleBatch, plannerTensors, type PlannerBatch } from '../../src/models/plannerData';
+import { plannerSftLoss } from '../../src/learn/plannerSft';
 import { defaultTokenizer } from '../../src/text/vocab';
 import { Random } from '../../src/learn/random';
 import { klOverLast, plannerDistillLoss } from '../../src/offsite/distill';
@@ -67,45 +69,58 @@ describe('distillation to the full model', () => {
     disposeParams(identity);
   });
 
-  it('trains harmonizers that bring the mixed model closer to M on states they never saw', async () => {
+  it('trains harmonizers that bring the mixed model closer to M on states they never saw, closer than the task loss does', async () => {
     const distill = plannerDistillLoss(cfg);
+    const task = (p: ParamMap, b: PlannerBatch) => tf.tidy(() => {
+      const { prompt, completion, copy } = plannerTensors(b, cfg);
+      return plannerSftLoss(p, cfg, prompt, completion, copy);
+    });
     const units = plannerUnits(cfg);
     const middle = sandwich(units).middle;
-    const harm = initHarmonizers(new Random(4), cfg.dim, middle);
-    // Each middle unit replaced in turn (α 0.5 of two units), on held-apart states.
     const heldOut: PlannerBatch = plannerExampleBatch(tok, cfg, 8, 900);
-    const klHeldOut = () => middle.map((u) => read(distill(mixedParams(full, units, harm, new Set([u.index])), full, heldOut)));
-    const before = klHeldOut();
-    const taskCalls: number[] = [];
-    await dynamicLayerReplace({
-      rng: new Random(5),
-      full,
-      units,
-      middle,
-      harmonizers: harm,
-      // What scores the masks: counted, to show it is not the distillation term.
-      lossOf: (p: ParamMap, b: PlannerBatch) => {
-        taskCalls.push(b.examples.length);
-        return distill(p, full, b);
-      },
-      trainLossOf: (p: ParamMap, b: PlannerBatch) => distill(p, full, b),
-      trainBatch: (step) => plannerExampleBatch(tok, cfg, 8, 100 + step),
-      validationBatch: plannerExampleBatch(tok, cfg, 4, 99),
-      steps: 16,
-      alpha: 0.5,
-      groupSize: 2,
-      rlEvery: 8,
-      candidates: 2,
-      lr: 1e-2,
-      scoreLr: 2,
+    // Each middle unit replaced in turn (α 0.5 of two units), on held-apart states.
+    const distanceOf = (harm: Params) => middle.map((u) => read(distill(mixedParams(full, units, harm, new Set([u.index])), full, heldOut)));
+    const train = async (trainLossOf: (p: ParamMap, b: PlannerBatch) => tf.Scalar) => {
+      const harm = initHarmonizers(new Random(4), cfg.dim, middle);
+      const scored: number[] = [];
+      await dynamicLayerReplace({
+        rng: new Random(5),
+        full,
+        units,
+        middle,
+        harmonizers: harm,
+        // What scores the masks: counted, to show that no training step goes through it.
+        lossOf: (p: ParamMap, b: PlannerBatch) => {
+          scored.push(b.examples.length);
+          return task(p, b);
+        },
+        trainLossOf,
+        trainBatch: (step) => plannerExampleBatch(tok, cfg, 8, 100 + step),
+        validationBatch: plannerExampleBatch(tok, cfg, 4, 99),
+        steps: 16,
+        alpha: 0.5,
+        groupSize: 2,
+        rlEvery: 8,
+        candidates: 2,
+        lr: 1e-2,
+        scoreLr: 2,
+      });
+      // Two RL updates of two candidates each, on the 4-state validation batch.
+      expect(scored).toEqual([4, 4, 4, 4]);
+      const d = distanceOf(harm);
+      disposeParams(harm);
+      return d;
+    };
+    const identity = initHarmonizers(new Random(4), cfg.dim, middle);
+    const before = distanceOf(identity);
+    disposeParams(identity);
+    const distilled = await train((p, b) => distill(p, full, b));
+    const taskOnly = await train(task);
+    // Measured (mean squared hidden difference per dimension): identity 5.95 and 0.72, distilled 5.42 and 0.62,
+    // task loss 5.89 and 0.74 for blocks.0.mlp and blocks.1.attn.
+    distilled.forEach((d, i) => {
+      expect(d).toBeLessThan(0.95 * before[i]);
+      expect(d).toBeLessThan(taskOnly[i]);
     });
-    const after = klHeldOut();
-    // Measured: blocks.0.mlp 9.96 → 9.65 nats per token (a 12-wide harmonizer cannot stand in for the first MLP in
-    // 16 steps), blocks.1.attn 0.70 → 0.35.
-    after.forEach((a, i) => expect(a).toBeLessThan(before[i]));
-    expect(after[1]).toBeLessThan(0.7 * before[1]);
-    // Two RL updates of two candidates each, all on the 4-state validation batch; no training step went through lossOf.
-    expect(taskCalls).toEqual([4, 4, 4, 4]);
-    disposeParams(harm);
   });
 });
