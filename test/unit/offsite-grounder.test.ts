@@ -26,6 +26,7 @@ import { grounderUnits, modelUnits, sandwich } from '../../src/offsite/units';
 import { initHarmonizers } from '../../src/offsite/harmonizers';
 import { mixedParams } from '../../src/offsite/mixed';
 import { grounderBatchLoss } from '../../src/offsite/grounderLoss';
+import { grounderDistillLoss } from '../../src/offsite/distill';
 import { buildEmulator, emulatorSize, readEmulator, tensorValues, writeEmulator, type Emulator } from '../../src/offsite/emulator';
 import { tuneOnEmulator } from '../../src/offsite/tune';
 import { allowedAdapterNames, readAdapters, writeAdapters } from '../../src/offsite/adapters';
@@ -104,6 +105,17 @@ describe('the grounder\'s mixed model', () => {
     const mixed = await lossOf(p);
     expect(Number.isFinite(mixed)).toBe(true);
     expect(Math.abs(mixed - base)).toBeGreaterThan(1e-4);
+  });
+
+  it('the distance to M for distilled harmonizers: zero for M itself, above zero with units replaced', async () => {
+    const distance = async (p: ParamMap) => {
+      const d = grounderDistillLoss(cfg)(p, full, batch);
+      const v = (await d.data())[0];
+      d.dispose();
+      return v;
+    };
+    expect(await distance(full)).toBeCloseTo(0, 5);
+    expect(await distance(mixedParams(full, units(), harm, new Set([1, 2])))).toBeGreaterThan(1e-3);
   });
 });
 

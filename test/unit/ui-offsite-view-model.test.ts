@@ -117,7 +117,7 @@ describe('the Offsite view model', () => {
 });
 
 describe('the Offsite view sizes and URL', () => {
-  it('runs standard at the sizes docs/offsite.md measured, quick smaller, and both pass the worker’s own check', () => {
+  it('runs standard at the sizes docs/offsite.md measured, quick smaller, large at its demo runs’ sizes, and all pass the worker’s own check', () => {
     for (const agent of ['planner', 'grounder'] as const) {
       const standard = offsiteOptions(agent, 'tiny', 'standard');
       expect(standard).toMatchObject({ ...OFFSITE_DEFAULTS[agent], agent, preset: 'tiny', lora: null });
@@ -127,7 +127,13 @@ describe('the Offsite view sizes and URL', () => {
       expect(quick.scales).toEqual(standard.scales);
       expect(() => checkOffsiteOptions(quick)).not.toThrow();
       expect(() => checkOffsiteOptions(standard)).not.toThrow();
+      const large = offsiteOptions(agent, 'demo', 'large');
+      expect(large.tasks).toBeGreaterThan(standard.tasks);
+      expect(() => checkOffsiteOptions(large)).not.toThrow();
     }
+    // docs/offsite.md's demo runs: the planner at 200 test states and 60 steps, the grounder at 60 tasks and lr 5e-4.
+    expect(offsiteOptions('planner', 'demo', 'large')).toMatchObject({ tasks: 120, testStates: 200, tuneSteps: 60, tuneLr: 1e-3 });
+    expect(offsiteOptions('grounder', 'demo', 'large')).toMatchObject({ tasks: 60, tuneLr: 5e-4, tuneSteps: 24 });
   });
 
   it('reads its choices from the URL and falls back to defaults on unknown values', () => {

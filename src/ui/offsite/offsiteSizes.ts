@@ -2,21 +2,30 @@
  * The Offsite view's run sizes: a quick look, a demonstration of the
  * machinery with too few states to tell the rows apart (on this 2-core
  * machine, WASM: 28 s for the tiny planner, 103 s for the demo grounder),
- * and the sizes docs/offsite.md measured (5–9 minutes for tiny on WASM).
+ * the sizes docs/offsite.md measured (5–9 minutes for tiny on WASM), and
+ * the larger ones its demo runs used, where the rows' intervals part.
  */
 import { OFFSITE_DEFAULTS, OFFSITE_AGENTS, OFFSITE_PRESETS, loraOfRank, type OffsiteAgentName, type OffsiteOptions, type OffsitePreset } from '../../offsite/jobTypes';
 
-export const OFFSITE_SIZES = ['quick', 'standard'] as const;
+export const OFFSITE_SIZES = ['quick', 'standard', 'large'] as const;
 export type OffsiteSize = (typeof OFFSITE_SIZES)[number];
 
 export const SIZE_LABELS: Record<OffsiteSize, string> = {
   quick: 'Quick look (under 2 min on WASM; too few test items to tell rows apart)',
   standard: 'Standard (the sizes docs/offsite.md measured; 5–9 min on WASM)',
+  large: 'Large (four times the test items, rows an interval apart; 5–7 min for demo on WASM)',
 };
 
 const QUICK: Record<OffsiteAgentName, Partial<OffsiteOptions>> = {
   planner: { tasks: 12, testStates: 16, publicItems: 48, replaceSteps: 8, tuneSteps: 8, batchSize: 8 },
   grounder: { tasks: 12, testStates: null, publicItems: 32, replaceSteps: 8, tuneSteps: 8, batchSize: 8 },
+};
+
+// The sizes of docs/offsite.md's demo runs at n = 200 (planner) and n = 60 (grounder, at a gentler rate: its own
+// 3e-3 made full fine-tuning worse than zero-shot there).
+const LARGE: Record<OffsiteAgentName, Partial<OffsiteOptions>> = {
+  planner: { tasks: 120, testStates: 200, tuneSteps: 60 },
+  grounder: { tasks: 60, tuneLr: 5e-4 },
 };
 
 /** Where the data owner's private data comes from: held-out web tasks, or the person's own marked screenshots (the grounder only). */
@@ -39,7 +48,7 @@ export function offsiteOptions(agent: OffsiteAgentName, preset: OffsitePreset, s
   return {
     ...base,
     scales: base.scales.map((s) => ({ ...s })),
-    ...(size === 'quick' ? QUICK[agent] : {}),
+    ...(size === 'quick' ? QUICK[agent] : size === 'large' ? LARGE[agent] : {}),
     agent,
     preset,
     lora: adapters === 'lora' ? loraOfRank(VIEW_LORA_RANK) : null,
