@@ -46,8 +46,9 @@ usage: npm run offsite -- --agent planner|grounder [options]
                        instead of the end units' weights
   --lora-lr X          LoRA's learning rate, 0 < X < 1 (default ${loraOfRank(1).lr}; needs --lora)
   --harmonizer-lr X    the harmonizers' learning rate, 0 < X < 1 (default ${HARMONIZER_LR})
-  --distill W          harmonizers learn the task loss plus W times the KL to the full model's
-                       outputs (0 ≤ W ≤ 100; default 0: the task loss alone)
+  --distill W          harmonizers learn the task loss plus W times a distance to the full
+                       model (the planner's hidden states, the grounder's cell distributions;
+                       0 ≤ W ≤ 100; default 0: the task loss alone)
   --out DIR            where to write report.json and report.md
                        (default out/offsite/<agent>-<preset>-<UTC timestamp>)
   --backend B          wasm or webgpu (default wasm: on a machine without a GPU it is far faster

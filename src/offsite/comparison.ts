@@ -26,7 +26,7 @@ export interface OffsiteAgent<Item, Test extends Item, B extends OffsiteBatch> {
   cfg: OffsiteModelConfig;
   batch(items: readonly Item[]): B;
   lossOf(p: ParamMap, b: B): tf.Scalar;
-  /** How far a mixed model's outputs are from the teacher's on a batch (distill.ts), for harmonizers distilled to M. */
+  /** How far a mixed model is from the teacher on a batch (distill.ts), for harmonizers distilled to M. */
   distillOf(student: ParamMap, teacher: ParamMap, b: B): tf.Scalar;
   /** Test items the model gets right (greedy), out of how many. */
   hits(p: ParamMap, test: readonly Test[]): Promise<{ k: number; n: number }>;

@@ -50,9 +50,15 @@ function refuse(why: string): never {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
+/** Refuses a file too large to read, before it is read (the caller passes the file's size). */
+export function checkPrivateSetSize(bytes: number): void {
+  if (bytes > PRIVATE_SET_LIMITS.fileBytes) refuse(`it is larger than the ${PRIVATE_SET_LIMITS.fileBytes / 1024 / 1024} MB this app reads`);
+}
+
 /** Every screenshot of the file, or a PrivateSetFileError naming the first thing wrong. */
 export function readPrivateSet(text: string): PrivateShotRecord[] {
-  if (text.length > (PRIVATE_SET_LIMITS.fileBytes * 4) / 3) refuse(`it is larger than the ${PRIVATE_SET_LIMITS.fileBytes / 1024 / 1024} MB this app reads`);
+  // The file is ASCII JSON: one character a byte.
+  checkPrivateSetSize(text.length);
   let doc: unknown;
   try {
     doc = JSON.parse(text);

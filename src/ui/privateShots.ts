@@ -5,7 +5,7 @@
  * sends them anywhere but the page's own worker, and they leave the browser
  * only as the file the person asks for (privateSetFile.ts).
  */
-import { readPrivateSet, writePrivateSet } from '../ownScreen/privateSetFile';
+import { checkPrivateSetSize, readPrivateSet, writePrivateSet } from '../ownScreen/privateSetFile';
 import { privateTile, type PrivateTile } from '../ownScreen/privateTile';
 import type { ScaleChoice } from '../ownScreen/tiles';
 import type { PrivateShotRecord } from '../store';
@@ -59,6 +59,7 @@ export async function privateSetText(): Promise<string> {
  * refuses the whole file and adds nothing.
  */
 export async function addPrivateSetFile(file: Blob): Promise<{ added: number; skipped: number }> {
+  checkPrivateSetSize(file.size);
   const shots = readPrivateSet(await file.text());
   for (const r of shots) {
     let decoded: Screenshot;

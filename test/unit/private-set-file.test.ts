@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { rgbPng } from '../../src/bytes/rgbPng';
-import { PRIVATE_SET_FORMAT, PrivateSetFileError, readPrivateSet, writePrivateSet } from '../../src/ownScreen/privateSetFile';
+import { checkPrivateSetSize, PRIVATE_SET_FORMAT, PRIVATE_SET_LIMITS, PrivateSetFileError, readPrivateSet, writePrivateSet } from '../../src/ownScreen/privateSetFile';
 import type { PrivateShotRecord } from '../../src/store/schema';
 import { Store } from '../../src/store/store';
 
@@ -67,6 +67,9 @@ describe('the private-set file', () => {
       expect((caught as Error).message, what).toMatch(why);
       expect((caught as Error).message, what).toMatch(/Nothing was added\.$/);
     }
+    // Too large a file is refused by its size, before it is read.
+    expect(() => checkPrivateSetSize(PRIVATE_SET_LIMITS.fileBytes + 1)).toThrow(/larger than the 256 MB this app reads\. Nothing was added\.$/);
+    expect(() => checkPrivateSetSize(PRIVATE_SET_LIMITS.fileBytes)).not.toThrow();
   });
 
   it('adds what is new in one transaction and skips what the browser already keeps', async () => {
