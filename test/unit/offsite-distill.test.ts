@@ -6,12 +6,8 @@
  * on, closer than harmonizers trained on the task loss; the importance
  * scores are still rewarded by the task loss alone.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
-import '@tensorflow/tfjs-backend-wasm';
-import { importCheckpoint } from '../../src/models/checkpoint';
 import type { PlannerConfig } from '../../src/models/planner';
 import { disposeParams, type ParamMap, type Params } from '../../src/models/params';
 import { plannerExampleBatch, plannerTensors, type PlannerBatch } from '../../src/models/plannerData';
@@ -23,17 +19,14 @@ import { initHarmonizers } from '../../src/offsite/harmonizers';
 import { dynamicLayerReplace } from '../../src/offsite/layerReplace';
 import { mixedParams } from '../../src/offsite/mixed';
 import { plannerUnits, sandwich } from '../../src/offsite/units';
+import { shippedTinyPlanner } from './shipped-planner';
 
 const tok = defaultTokenizer();
 let full: Params;
 let cfg: PlannerConfig;
 
 beforeAll(async () => {
-  await tf.setBackend('wasm');
-  await tf.ready();
-  const loaded = importCheckpoint(new Uint8Array(readFileSync(join(__dirname, '../../public/base/tiny-planner.safetensors'))));
-  full = loaded.params;
-  cfg = loaded.config as PlannerConfig;
+  ({ params: full, cfg } = await shippedTinyPlanner());
 });
 
 afterAll(() => disposeParams(full));

@@ -7,12 +7,8 @@
  * round-trip through safetensors; plugging in untouched adapters gives the
  * full model back.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
-import '@tensorflow/tfjs-backend-wasm';
-import { importCheckpoint } from '../../src/models/checkpoint';
 import { decodeSafetensors, encodeSafetensors } from '../../src/models/safetensors';
 import { plannerDecode, plannerLogProbs, type PlannerConfig } from '../../src/models/planner';
 import { disposeParams, type Params } from '../../src/models/params';
@@ -28,6 +24,7 @@ import { buildEmulator, emulatorSize, readEmulator, tensorValues, writeEmulator,
 import { tuneOnEmulator } from '../../src/offsite/tune';
 import { allowedAdapterNames, readAdapters, writeAdapters } from '../../src/offsite/adapters';
 import { plugIn } from '../../src/offsite/plugin';
+import { shippedTinyPlanner } from './shipped-planner';
 
 const tok = defaultTokenizer();
 let full: Params;
@@ -35,11 +32,7 @@ let cfg: PlannerConfig;
 let harm: Params;
 
 beforeAll(async () => {
-  await tf.setBackend('wasm');
-  await tf.ready();
-  const loaded = importCheckpoint(new Uint8Array(readFileSync(join(__dirname, '../../public/base/tiny-planner.safetensors'))));
-  full = loaded.params;
-  cfg = loaded.config as PlannerConfig;
+  ({ params: full, cfg } = await shippedTinyPlanner());
   harm = initHarmonizers(new Random(2), cfg.dim, sandwich(plannerUnits(cfg)).middle);
   // Trained harmonizers are not the identity; give these a non-zero output so the test sees them.
   const r = new Random(3);
