@@ -45,6 +45,8 @@ usage: npm run offsite -- --agent planner|grounder [options]
   --lora R             LoRA adapters of rank R (alpha 2R) on every unit the emulator keeps,
                        instead of the end units' weights
   --lora-lr X          LoRA's learning rate, 0 < X < 1 (default ${loraOfRank(1).lr}; needs --lora)
+  --mask-group N       middle units per group of the sampled masks (default 2: consecutive pairs;
+                       the number of middle units: one group, every score compared with every other)
   --harmonizer-lr X    the harmonizers' learning rate, 0 < X < 1 (default ${HARMONIZER_LR})
   --distill W          harmonizers learn the task loss plus W times a distance to the full
                        model (the planner's hidden states, the grounder's cell distributions;
@@ -61,7 +63,7 @@ Exit status: 0 done, 1 the comparison or the browser failed, 2 bad arguments.`;
 
 const FLAGS = [
   'agent', 'preset', 'seed', 'data-seed', 'tasks', 'test-states', 'public', 'replace-steps', 'tune-steps', 'batch', 'tune-lr',
-  'emulator-scale', 'lora', 'lora-lr', 'harmonizer-lr', 'distill', 'out', 'backend', 'threads',
+  'emulator-scale', 'lora', 'lora-lr', 'mask-group', 'harmonizer-lr', 'distill', 'out', 'backend', 'threads',
 ] as const;
 
 /** A rate for --tune-lr and --lora-lr: a number strictly between 0 and 1. */
@@ -132,6 +134,7 @@ export function parseOffsiteArgs(argv: readonly string[], now: Date = new Date()
     scales: scales.length > 0 ? scales : d.scales.map((s) => ({ ...s })),
     lora: loraRank === null ? null : loraOfRank(loraRank, given.has('lora-lr') ? rate('lora-lr', given.get('lora-lr') as string) : undefined),
     ...(given.has('distill') ? { distill: distillWeight(given.get('distill') as string) } : {}),
+    ...(given.has('mask-group') ? { maskGroup: positiveInteger('mask-group', given.get('mask-group') as string) } : {}),
     ...(given.has('harmonizer-lr') ? { harmonizerLr: rate('harmonizer-lr', given.get('harmonizer-lr') as string) } : {}),
   };
   return {

@@ -66,6 +66,8 @@ export interface OffsiteSettings {
   seed: number;
   /** LoRA adapters (rank, scale, their own learning rate) on every unit E keeps, instead of the end units' weights. */
   lora?: { rank: number; alpha: number; lr: number };
+  /** Middle units per mask group while harmonizers and scores learn (absent: 2, consecutive pairs). */
+  maskGroup?: number;
   /** Weight λ of distillation to M in the harmonizers' loss (task loss + λ·KL, distill.ts); absent or 0: the task loss alone. */
   distill?: number;
 }

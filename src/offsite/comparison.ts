@@ -131,7 +131,8 @@ export async function runComparison<Item, Test extends Item, B extends OffsiteBa
       validationBatch: batchOf(shuffled.slice(0, s.batchSize)),
       steps: s.replaceSteps,
       alpha: 0.5,
-      groupSize: 2,
+      // Scores are compared only within a group while training; the final cut (leastImportant) ranks them all.
+      groupSize: s.maskGroup ?? 2,
       rlEvery: s.rlEvery,
       candidates: s.candidates,
       lr: s.harmonizerLr,

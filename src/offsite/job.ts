@@ -47,6 +47,7 @@ export function offsiteSettings(o: OffsiteOptions): OffsiteSettings {
     ...(o.lora ? { lora: { ...o.lora } } : {}),
     ...(o.distill ? { distill: o.distill } : {}),
     ...(o.harmonizerLr !== undefined ? { harmonizerLr: o.harmonizerLr } : {}),
+    ...(o.maskGroup !== undefined ? { maskGroup: o.maskGroup } : {}),
   };
 }
 

@@ -45,6 +45,8 @@ export interface OffsiteOptions {
   distill?: number;
   /** The harmonizers' Adam learning rate (absent: DEFAULT_OFFSITE's). */
   harmonizerLr?: number;
+  /** Middle units per mask group of Dynamic LayerReplace (absent: 2). */
+  maskGroup?: number;
   /** Grounder only: tune and test on the person's marked screenshots (sent with the run) instead of held-out web tasks (absent: those). */
   privateSet?: 'held-out' | 'own-screenshots';
 }
@@ -97,6 +99,7 @@ export function checkOffsiteOptions(o: OffsiteOptions): void {
   if (new Set(o.scales.map((s) => `${s.alpha}/${s.beta}`)).size !== o.scales.length) throw new Error('scales must differ: the rows of one scale are found by its (alpha, beta).');
   if (o.privateSet !== undefined && o.privateSet !== 'held-out' && o.privateSet !== 'own-screenshots') throw new Error(`privateSet must be held-out or own-screenshots; got ${JSON.stringify(o.privateSet)}.`);
   if (o.privateSet === 'own-screenshots' && o.agent !== 'grounder') throw new Error('privateSet own-screenshots is for the grounder: a screenshot with a marked target is a grounding example, not a planner state.');
+  if (o.maskGroup !== undefined) whole('maskGroup', o.maskGroup, 1);
   if (o.harmonizerLr !== undefined && !(o.harmonizerLr > 0 && o.harmonizerLr < 1)) throw new Error(`harmonizerLr must be in (0, 1); got ${o.harmonizerLr}.`);
   if (o.distill !== undefined && !(o.distill >= 0 && o.distill <= 100)) throw new Error(`distill must be a weight from 0 to 100; got ${o.distill}.`);
   if (o.lora) {
