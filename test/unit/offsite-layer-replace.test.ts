@@ -55,6 +55,31 @@ describe('the REINFORCE step', () => {
   });
 });
 
+describe('mask groups', () => {
+  const middle = sandwich(plannerUnits(cfgOf(3))).middle; // 4 units
+  // Made-up costs of replacing each unit: the first essential, the second costly, the last two nearly free.
+  const cost = [1.5, 0.3, 0.05, 0.01];
+  const learn = (groupSize: number) => {
+    const rng = new Random(3);
+    let scores = middle.map(() => 0);
+    const lossOf = (m: ReadonlySet<number>) => 1 + middle.reduce((s, u, i) => s + (m.has(u.index) ? cost[i] : 0), 0);
+    for (let it = 0; it < 60; it++) {
+      const masks = Array.from({ length: 4 }, () => sampleMask(rng, middle, scores, groupSize, 0.5));
+      scores = reinforce(scores, middle, masks, masks.map(lossOf), 2);
+    }
+    return [...leastImportant(middle, scores, 0.25)].map((i) => middle.findIndex((u) => u.index === i));
+  };
+
+  it('in pairs, a unit is scored only against its pair, so the cut across groups can drop a costly one', () => {
+    // The second unit is always compared with the essential first and ends lowest, though the fourth costs a thirtieth of it.
+    expect(learn(2)).toEqual([1]);
+  });
+
+  it('in one group of all middle units, the cheapest to replace is the one replaced', () => {
+    expect(learn(4)).toEqual([3]);
+  });
+});
+
 describe('emulator sizes', () => {
   it('replaces round(α·n) middle units, never all of them', () => {
     expect(replacedCount(0.5, 2)).toBe(1);
