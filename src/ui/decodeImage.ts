@@ -25,17 +25,29 @@ export interface Screenshot {
 
 const MIME: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp', avif: 'image/avif', ico: 'image/x-icon' };
 
-export async function decodeScreenshot(file: Blob, name: string): Promise<Screenshot> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
+/** The browser's decoding of the bytes, by the format they begin with; a clear error for what is no image or does not decode. */
+async function openBitmap(bytes: Uint8Array<ArrayBuffer>, name: string): Promise<{ bitmap: ImageBitmap; format: ImageFormat }> {
   const format = sniffImageFormat(bytes);
   if (!format) throw new Error(`“${name}” is ${describeNonImage(bytes)}, not an image; drop a screenshot (PNG, JPEG, WebP, GIF, BMP or AVIF).`);
-  let bitmap: ImageBitmap;
   try {
     // The type its bytes say, whatever the file claimed.
-    bitmap = await createImageBitmap(new Blob([bytes], { type: MIME[format] }));
+    return { bitmap: await createImageBitmap(new Blob([bytes], { type: MIME[format] })), format };
   } catch {
     throw new Error(`“${name}” begins like a ${IMAGE_FORMAT_NAMES[format]} image, but this browser could not decode it; is the file complete? (Saving it as PNG always works.)`);
   }
+}
+
+/** The image's own size, without reading its pixels. */
+export async function imageSize(bytes: Uint8Array<ArrayBuffer>, name: string): Promise<{ width: number; height: number }> {
+  const { bitmap } = await openBitmap(bytes, name);
+  const size = { width: bitmap.width, height: bitmap.height };
+  bitmap.close();
+  return size;
+}
+
+export async function decodeScreenshot(file: Blob, name: string): Promise<Screenshot> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const { bitmap, format } = await openBitmap(bytes, name);
   try {
     const shrink = Math.min(1, Math.sqrt(MAX_PIXELS / (bitmap.width * bitmap.height)));
     const width = Math.max(1, Math.floor(bitmap.width * shrink));

@@ -10,7 +10,7 @@ import { privateTile, type PrivateTile } from '../ownScreen/privateTile';
 import type { ScaleChoice } from '../ownScreen/tiles';
 import type { PrivateShotRecord } from '../store';
 import type { Box } from '../world/types';
-import { decodeScreenshot, type Screenshot } from './decodeImage';
+import { decodeScreenshot, imageSize, type Screenshot } from './decodeImage';
 import { mainStore } from './shell/mainStore';
 
 export async function keepPrivateShot(shot: Screenshot, scale: ScaleChoice, instruction: string, box: Box): Promise<void> {
@@ -53,8 +53,9 @@ export async function privateSetText(): Promise<string> {
 }
 
 /**
- * A private-set file read back: every field checked, every image decoded and
- * its size compared with the one its box was marked on, then all added in
+ * A private-set file read back: every field checked, every image opened and
+ * its size compared with the one its box was marked on (its pixels are not
+ * read: that waits for a comparison), then all added in
  * one transaction (screenshots already here, by id, are skipped). Any fault
  * refuses the whole file and adds nothing.
  */
@@ -62,14 +63,14 @@ export async function addPrivateSetFile(file: Blob): Promise<{ added: number; sk
   checkPrivateSetSize(file.size);
   const shots = readPrivateSet(await file.text());
   for (const r of shots) {
-    let decoded: Screenshot;
+    let size: { width: number; height: number };
     try {
-      decoded = await decodeScreenshot(new Blob([r.bytes]), r.name);
+      size = await imageSize(new Uint8Array(r.bytes), r.name);
     } catch (e) {
       throw new Error(`${e instanceof Error ? e.message : String(e)} Nothing was added.`);
     }
-    if (decoded.sourceWidth !== r.width || decoded.sourceHeight !== r.height) {
-      throw new Error(`“${r.name}” in this file is ${decoded.sourceWidth}×${decoded.sourceHeight} px, but its box was marked on a ${r.width}×${r.height} image. Nothing was added.`);
+    if (size.width !== r.width || size.height !== r.height) {
+      throw new Error(`“${r.name}” in this file is ${size.width}×${size.height} px, but its box was marked on a ${r.width}×${r.height} image. Nothing was added.`);
     }
   }
   return (await mainStore()).addPrivateShots(shots);
