@@ -9,6 +9,7 @@ import type { BaseRecipe } from '../src/pretrain/recipeTypes';
 import type { BaseManifest, BaseModelName, PretrainCheckpointFile, PretrainOptions, PretrainResult, PretrainStatus } from '../src/pretrain/baseTypes';
 import { baseFileName } from '../src/pretrain/baseTypes';
 import { resumeFileName } from '../src/pretrain/resumeKey';
+import { styleWeightsProblem } from '../src/pretrain/styleWeights';
 import { crc32 } from '../src/bytes/crc32';
 import type { RealPageRenderer } from '../src/pretrain/realPool';
 import type { RealScreenInput } from '../src/realScreens/suiteInput';
@@ -60,6 +61,11 @@ export function checkPretrainOptions(o: PretrainOptions): void {
     if (o.realShare > 0 && !o.models.includes('grounder')) throw new Error('realShare mixes real-DOM pages into the grounder\'s pretraining; this job does not train the grounder.');
     if (o.realShare > 0 && o.measure?.grounder !== undefined) throw new Error('realShare applies to training; a measured grounder trains nothing.');
   }
+  if (o.tuneStyles !== undefined) {
+    const problem = styleWeightsProblem(o.tuneStyles);
+    if (problem) throw new Error(`tuneStyles ${problem}.`);
+    if (o.tune?.grounder === undefined) throw new Error('tuneStyles weighs the styles of a grounder tune; this job tunes no grounder.');
+  }
   for (const [m, every] of Object.entries(o.checkpointEvery ?? {})) {
     if (!Number.isSafeInteger(every) || every < 0) throw new Error(`checkpointEvery.${m} must be an integer ≥ 0 (0: no checkpoints); got ${every}.`);
   }
@@ -98,6 +104,7 @@ export function createPretrainHost(deps: PretrainDeps) {
         resume: resume === undefined ? undefined : fromBase64(resume, `The ${model} checkpoint to resume`),
         ...(start === undefined ? {} : { start }),
         realShare: o.realShare ?? 0,
+        ...(model === 'grounder' && o.tuneStyles ? { tuneStyles: o.tuneStyles } : {}),
         realPages: deps.realPages?.() ?? null,
         realSuite: deps.realSuite,
         checkpoints:

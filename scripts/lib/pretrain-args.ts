@@ -1,6 +1,7 @@
 /** The command line of `npm run pretrain`: parsed without side effects, so it can be tested. */
 import type { Backend } from './coevo-args';
 import { nonNegativeInteger, readFlags, UsageError } from './flags';
+import { parseStyleWeights, type StyleWeights } from '../../src/pretrain/styleWeights';
 
 export type BaseModelName = 'grounder' | 'planner';
 export const BASE_MODELS: readonly BaseModelName[] = ['grounder', 'planner'];
@@ -29,6 +30,8 @@ export interface PretrainArgs {
   checkpointEvery: number | null;
   /** Share of the grounder's pretraining examples from real-DOM training pages, 0 ≤ x ≤ 1 (0: the world's screens only). */
   realShare: number;
+  /** With --only grounder --tune: how often the tune draws each referring style, relative (absent styles 1), or null (all alike). */
+  tuneStyles: StyleWeights | null;
 }
 
 /** --measure and --soup measure weights made earlier: no training, so no checkpoints. */
@@ -77,6 +80,11 @@ usage: npm run pretrain -- [options]
                     seeds only, never the held-out suite) into the grounder's pretraining: a share X
                     of its examples, 0 ≤ X ≤ 1 (default 0: the world's screens only); the manifest
                     records the examples per source
+  --tune-styles S=W[,S=W…]
+                    with --only grounder --tune DIR: draw the tune's referring styles by these
+                    relative weights (styles text, icon, position, relation, color, function; those
+                    not named weigh 1; 0 < W ≤ 10), e.g. text=2,icon=1.5,color=1.5 as the tiny
+                    grounder's reading stages drew them (default: all alike)
   --resume DIR      continue an interrupted run from its checkpoints in DIR (--out defaults to DIR):
                     with the same --preset, --seed, --scale, --backend and recipe it writes the same
                     safetensors files, byte for byte, as a run that was never interrupted; another
@@ -85,7 +93,7 @@ usage: npm run pretrain -- [options]
 
 Exit status: 0 done, 1 training or the browser failed, 2 bad arguments.`;
 
-const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure', 'tune', 'soup', 'resume', 'checkpoint-every', 'real-share', 'grow-from'] as const;
+const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure', 'tune', 'soup', 'resume', 'checkpoint-every', 'real-share', 'grow-from', 'tune-styles'] as const;
 
 export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
@@ -126,6 +134,16 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   if (!(realShare >= 0 && realShare <= 1)) throw new UsageError(`--real-share must be a number with 0 ≤ X ≤ 1 (the share of the grounder's examples from real-DOM pages), got "${shareRaw}".`);
   if (realShare > 0 && only === 'planner') throw new UsageError('--real-share mixes real pages into the grounder\'s pretraining; --only planner does not train it.');
   if (realShare > 0 && (measure !== null || soup !== null)) throw new UsageError(`${soup !== null ? '--soup' : '--measure'} trains nothing, so there is nothing to mix --real-share into; give one of them.`);
+  const stylesRaw = given.get('tune-styles');
+  let tuneStyles: StyleWeights | null = null;
+  if (stylesRaw !== undefined) {
+    if (only !== 'grounder' || tune === null) throw new UsageError('--tune-styles weighs the styles of a grounder tune; give --only grounder and --tune DIR with it.');
+    try {
+      tuneStyles = parseStyleWeights(stylesRaw);
+    } catch (e) {
+      throw new UsageError(`--tune-styles ${e instanceof Error ? e.message : String(e)} (got "${stylesRaw}").`);
+    }
+  }
   return {
     help: false,
     args: {
@@ -143,6 +161,7 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
       resume,
       checkpointEvery: everyRaw === undefined ? null : nonNegativeInteger('checkpoint-every', everyRaw),
       realShare,
+      tuneStyles,
     },
   };
 }

@@ -28,17 +28,19 @@ export function pretrainLine(s: PretrainStatus, elapsedMs: number): string {
   return parts.join(' · ');
 }
 
-/** The figures of a manifest as an aligned text table. */
 /** One line per model that says what it trained on, by source (issue 30's mix); none for entries without a count. */
 export function dataMixLines(m: BaseManifest): string[] {
   return m.models.flatMap((e) => {
     if (!e.data) return [];
     const { world, 'real-dom': real } = e.data.examples;
     const share = world + real > 0 ? ((100 * real) / (world + real)).toFixed(1) : '0.0';
-    return [`${e.model} data: ${world} world examples, ${real} real-dom examples (${share}%; asked ${e.data.realShare}) from ${e.data.realPages} real training pages`];
+    const weights = e.data.tuneStyles ? Object.entries(e.data.tuneStyles) : [];
+    const styles = weights.length > 0 ? `; styles drawn by ${weights.map(([s, w]) => `${s}=${w}`).join(', ')} (others 1)` : '';
+    return [`${e.model} data: ${world} world examples, ${real} real-dom examples (${share}%; asked ${e.data.realShare}) from ${e.data.realPages} real training pages${styles}`];
   });
 }
 
+/** The figures of a manifest as an aligned text table. */
 export function figureTable(m: BaseManifest): string {
   const pc = (x: number) => (100 * x).toFixed(1);
   const rows = m.figures.map((f) => [
@@ -150,6 +152,7 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
       scale: args.scale,
       checkpointEvery: every,
       ...(args.realShare > 0 ? { realShare: args.realShare } : {}),
+      ...(args.tuneStyles ? { tuneStyles: args.tuneStyles } : {}),
       ...(measure ? { measure } : {}),
       ...(tune ? { tune } : {}),
       ...(resumption ? { resume: resumption.files } : {}),

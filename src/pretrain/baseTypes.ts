@@ -3,6 +3,8 @@
  * worker, the page's automation API and `npm run pretrain` share these
  * types, and none of them pulls in tfjs.
  */
+import type { StyleWeights } from './styleWeights';
+
 export type BaseModelName = 'grounder' | 'planner';
 export type BasePreset = 'tiny' | 'demo';
 
@@ -52,6 +54,8 @@ export interface PretrainOptions {
    * absent or 0: the world's screens only, as the shipped recipe.
    */
   realShare?: number;
+  /** A grounder tune's referring styles, drawn by these relative weights (`--tune-styles`); absent: all alike. */
+  tuneStyles?: StyleWeights;
 }
 
 /** A model's latest resumable checkpoint, as the job hands it to `npm run pretrain` to keep. */
@@ -143,6 +147,8 @@ export interface BaseDataMix {
   realShare: number;
   /** Training pages in the real-DOM pool (seeds below 1,000,000; the held-out suite is never drawn). */
   realPages: number;
+  /** A tune's style weights (`--tune-styles`), where given. */
+  tuneStyles?: StyleWeights;
 }
 
 /** An entry with the run that made it spelled out, from its manifest where the entry does not say. */

@@ -48,6 +48,7 @@ import type { RefStyle, Screen } from '../world/types';
 import { captureLoop, isCheckpointStep, mustReplay, restoreWeights, type Resumable } from './loopState';
 import { restoreOptimizer } from '../models/optimizerState';
 import { busyness, instructionLabels, styleOrder, trainingScreens, writeExample, type PoolScreen } from './grounderScreens';
+import type { StyleWeights } from './styleWeights';
 import { drawRealExamples, realScreensInStep, type RealPoolScreen } from './realPool';
 
 export type GrounderStage = 'read' | 'easy' | 'full' | 'anneal';
@@ -67,6 +68,8 @@ export interface GrounderPretrainOptions {
   real?: { share: number; pages: readonly RealPoolScreen[] };
   /** 'tune' refines weights that can already read and ground (TUNE_PLAN); default 'pretrain', from fresh weights (PLAN). */
   plan?: 'pretrain' | 'tune';
+  /** With plan 'tune': how often each referring style is drawn, relative (absent styles 1); default all equal. */
+  tuneStyles?: StyleWeights;
 }
 
 export interface GrounderPretrainProgress {
@@ -101,7 +104,7 @@ export interface GrounderPretrainReport {
   /** Mean total loss of the last 10% of steps. */
   finalLoss: number;
   /** The data mix: examples trained on per source (a resumed run's include those before its checkpoint), the share asked for, the real pages in the pool. */
-  data: { examples: Record<ExampleSource, number>; realShare: number; realPages: number };
+  data: { examples: Record<ExampleSource, number>; realShare: number; realPages: number; tuneStyles?: StyleWeights };
 }
 
 interface StagePlan {
@@ -110,7 +113,7 @@ interface StagePlan {
   lrScale: number;
   easy: boolean;
   weights: { read: number; parse: number; ground: number };
-  styles: Partial<Record<RefStyle, number>>;
+  styles: StyleWeights;
 }
 
 const PLAN: readonly StagePlan[] = [
@@ -139,7 +142,7 @@ interface PretrainBatch {
   examples: GrounderExample[];
 }
 
-function drawBatch(rng: Random, pool: readonly PoolScreen[], screens: number, perScreen: number, styles: Partial<Record<RefStyle, number>>): PretrainBatch {
+function drawBatch(rng: Random, pool: readonly PoolScreen[], screens: number, perScreen: number, styles: StyleWeights): PretrainBatch {
   const out: PretrainBatch = { screens: [], examples: [] };
   for (let guard = 0; out.screens.length < screens && guard < screens * 20; guard++) {
     const s = rng.pick(pool);
@@ -309,7 +312,8 @@ export async function pretrainGrounder(
   const easyPool = sorted.slice(0, Math.max(screensPerStep, Math.ceil(sorted.length / 2)));
   const draws = rng.fork('batches');
   const vars = Object.values(params).filter((v) => v.trainable);
-  const stages = opts.plan === 'tune' ? TUNE_PLAN : PLAN;
+  const tuneStyles = opts.tuneStyles;
+  const stages = opts.plan === 'tune' ? (tuneStyles ? TUNE_PLAN.map((p) => ({ ...p, styles: tuneStyles })) : TUNE_PLAN) : PLAN;
   const planOf = (step: number) => stages.find((p) => step < p.until * opts.steps) ?? stages[stages.length - 1];
   const real = opts.real ?? { share: 0, pages: [] };
   if (!(real.share >= 0 && real.share <= 1)) throw new Error(`pretrainGrounder: real.share must be a number with 0 ≤ share ≤ 1; got ${real.share}`);
@@ -436,6 +440,6 @@ export async function pretrainGrounder(
       ground: x.sums[3] / x.steps,
     })),
     finalLoss: tail.reduce((a, b) => a + b, 0) / tail.length,
-    data: { examples, realShare: real.share, realPages: real.pages.length },
+    data: { examples, realShare: real.share, realPages: real.pages.length, ...(opts.plan === 'tune' && tuneStyles ? { tuneStyles } : {}) },
   };
 }

@@ -24,6 +24,7 @@ import { REF_STYLES } from '../world/types';
 import { visibleElements } from '../world/verifier';
 import { writeInstruction, type StepSpec } from '../world/writers';
 import type { GrounderExample } from '../models/grounderData';
+import type { StyleWeights } from './styleWeights';
 
 /** A screen with the targets an agent may be asked to act on. */
 export interface PoolScreen {
@@ -110,7 +111,7 @@ export function writeExample(rng: Random, s: PoolScreen, target: PoolScreen['tar
 }
 
 /** Styles in a random order drawn with the given weights (missing styles weigh 1). */
-export function styleOrder(rng: Random, weights: Partial<Record<RefStyle, number>> = {}): RefStyle[] {
+export function styleOrder(rng: Random, weights: StyleWeights = {}): RefStyle[] {
   return REF_STYLES.map((s) => ({ s, key: Math.pow(rng.next(), 1 / Math.max(1e-6, weights[s] ?? 1)) }))
     .sort((a, b) => b.key - a.key)
     .map((x) => x.s);

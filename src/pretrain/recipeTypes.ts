@@ -3,6 +3,7 @@ import type { Paint } from '../learn/stepCheck';
 import type { RealScreenInput } from '../realScreens/suiteInput';
 import type { BaseDataMix, BaseFigure, PretrainOptions } from './baseTypes';
 import type { RealPageRenderer } from './realPool';
+import type { StyleWeights } from './styleWeights';
 
 export interface RecipeProgress {
   stage: string;
@@ -46,6 +47,8 @@ export interface RecipeOptions {
   resume?: Uint8Array;
   /** Share of the grounder's examples from real-DOM training pages (0: none). */
   realShare?: number;
+  /** A grounder tune's style weights (absent: all styles alike). */
+  tuneStyles?: StyleWeights;
   /** Draws real training pages in the page; null where no page registered one (Node). */
   realPages?: RealPageRenderer | null;
   /** The held-out real-screen suite, drawn by the page; resolves to null where no page registered it (Node). */

@@ -43,7 +43,7 @@ const PROBE_PER_STYLE = 100;
 
 const scaled = (n: number, scale: number) => Math.max(1, Math.round(n * scale));
 
-export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend, paint, from, start, checkpoints, resume, realShare = 0, realPages, realSuite, onProgress }) => {
+export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend, paint, from, start, checkpoints, resume, realShare = 0, tuneStyles, realPages, realSuite, onProgress }) => {
   const tok = defaultTokenizer();
   const cfg = grounderPreset(preset, tok.size);
   const tune = start ? GROUNDER_TUNE[preset] : null;
@@ -51,7 +51,7 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend,
   const mixed = !from && realShare > 0;
   // The real-page fields join the key only when pages are mixed in, so checkpoints of world-only runs made before them still resume;
   // a tuning run's name the grounder it started from, so another start cannot continue them.
-  const tuned = start ? { tune: { ...tune, start: { bytes: start.length, crc32: crc32(start) } } } : {};
+  const tuned = start ? { tune: { ...tune, start: { bytes: start.length, crc32: crc32(start) }, ...(tuneStyles ? { styles: tuneStyles } : {}) } } : {};
   const recipe = JSON.stringify({ steps, config: cfg, ...(mixed ? { realShare, realPages: REAL_POOL_PAGES } : {}), ...tuned });
   const key: ResumeKey = { format: RESUME_FORMAT, preset, model: 'grounder', seed, scale, backend, recipe };
   // Checked before anything is built, so a wrong checkpoint fails at once.
@@ -66,7 +66,7 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend,
   try {
     let data: TrainedBase['data'];
     if (!from) {
-      const report = await pretrainGrounder(params, cfg, tok, { seed, steps, paint, ...(mixed ? { real: { share: realShare, pages } } : {}), ...(tune ? { plan: 'tune' as const, lr: tune.lr } : {}) }, (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }), {
+      const report = await pretrainGrounder(params, cfg, tok, { seed, steps, paint, ...(mixed ? { real: { share: realShare, pages } } : {}), ...(tune ? { plan: 'tune' as const, lr: tune.lr, ...(tuneStyles ? { tuneStyles } : {}) } : {}) }, (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }), {
         resume: resumed,
         checkpoints: recipeCheckpoints<GrounderLoopRecord>(key, checkpoints, (s) => ({ stage: s.record.totals[s.record.totals.length - 1]?.stage ?? 'read', step: s.step, steps })),
       });

@@ -14,7 +14,7 @@ describe('npm run pretrain arguments', () => {
     const p = parsePretrainArgs([]);
     expect(p).toEqual({
       help: false,
-      args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1, measure: null, tune: null, growFrom: null, soup: null, resume: null, checkpointEvery: null, realShare: 0 },
+      args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1, measure: null, tune: null, growFrom: null, soup: null, resume: null, checkpointEvery: null, realShare: 0, tuneStyles: null },
     });
   });
 
@@ -190,7 +190,7 @@ describe('pretraining checkpoints on disk', () => {
     dirs.push(d);
     return d;
   };
-  const args = (over: Partial<PretrainArgs>): PretrainArgs => ({ preset: 'tiny', seed: 1, out: 'out', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 0.02, measure: null, tune: null, growFrom: null, soup: null, resume: null, checkpointEvery: null, realShare: 0, ...over });
+  const args = (over: Partial<PretrainArgs>): PretrainArgs => ({ preset: 'tiny', seed: 1, out: 'out', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 0.02, measure: null, tune: null, growFrom: null, soup: null, resume: null, checkpointEvery: null, realShare: 0, tuneStyles: null, ...over });
   /** A resume file's header, as the app writes it (a safetensors file with no tensors). */
   const resumeFile = (h: ResumeHeader): Buffer => {
     const json = Buffer.from(JSON.stringify({ __metadata__: { format: RESUME_FILE_FORMAT, header: JSON.stringify(h) } }));
