@@ -44,7 +44,7 @@ import type { Paint } from '../learn/stepCheck';
 import type { Tokenizer } from '../text/tokenizer';
 import { cellLabels, COLOR_CLASSES, glyphLabels, ICON_CLASSES, LETTER_CLASSES, ROLE_CLASSES } from '../world/cellLabels';
 import type { Glyph } from '../world/render/painter';
-import type { RefStyle, Screen } from '../world/types';
+import type { Screen } from '../world/types';
 import { captureLoop, isCheckpointStep, mustReplay, restoreWeights, type Resumable } from './loopState';
 import { restoreOptimizer } from '../models/optimizerState';
 import { busyness, instructionLabels, styleOrder, trainingScreens, writeExample, type PoolScreen } from './grounderScreens';
