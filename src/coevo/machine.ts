@@ -48,7 +48,12 @@ export type MachineState = 'idle' | 'running' | 'paused' | 'done' | 'failed';
 
 /** A phase awaits batch() before each of its batches; it blocks while the machine is paused. */
 export interface BatchGate {
-  batch(): Promise<void>;
+  /**
+   * `beforePause` runs when the gate is about to block, before the machine
+   * says it is paused (a pause asked for while the gate yields to the event
+   * loop is seen only inside batch(), so a check made before it can miss it).
+   */
+  batch(beforePause?: () => Promise<void>): Promise<void>;
   /** Whether the next batch() will block (a pause was asked for): the moment to save the phase's progress. */
   willPause?(): boolean;
 }
@@ -238,13 +243,18 @@ export class PhaseMachine {
 
   private gateFor(phaseIndex: number): BatchGate {
     return {
-      batch: async () => {
+      batch: async (beforePause) => {
         await eventTurn(); // so that pause, status and abort reach a worker in the middle of a phase
         if (!this.inPhase || this.index !== phaseIndex) {
           throw new Error(`gate.batch() was called for ${describeCursor(this.plan[phaseIndex])} after that phase ended.`);
         }
         const signal = this.abortController.signal;
         if (signal.aborted) throw signal.reason as Error;
+        if (beforePause && this.pauseAtBatch && this.credits === 0) {
+          await beforePause();
+          // A resume or an abort may have come while it ran: the checks below see them.
+          if (signal.aborted) throw signal.reason as Error;
+        }
         if (this.pauseAtBatch) {
           if (this.credits > 0) this.credits--;
           else {

@@ -137,8 +137,10 @@ export class PhaseJournal implements BatchRunner {
       return structuredClone(resume.results[i]) as T;
     }
     if (resume && i === resume.batches) this.restoreTrainer(resume);
-    if (this.opts.save && i > this.savedBatches && (this.due() || this.opts.gate.willPause?.() === true)) await this.save(i);
-    await this.opts.gate.batch();
+    const save = this.opts.save ? () => (i > this.savedBatches ? this.save(i) : Promise.resolve()) : undefined;
+    if (save && (this.due() || this.opts.gate.willPause?.() === true)) await save();
+    // A pause that arrives while the gate yields is saved for there too, before the machine reports it.
+    await this.opts.gate.batch(save);
     const value = await compute();
     this.results.push(structuredClone(value));
     this.randomStates.push(this.streams.map((s) => s.saveState()));

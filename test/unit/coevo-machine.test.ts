@@ -289,6 +289,40 @@ describe('PhaseMachine', () => {
     expect(log).toHaveLength(12);
   });
 
+  it('a pause that arrives while the gate yields runs its beforePause first; a resume during it is not lost', async () => {
+    const seen: string[] = [];
+    let resumeDuringSave = false;
+    const m: PhaseMachine = new PhaseMachine({
+      iterations: 0,
+      commit: async () => {},
+      onEvent: (e) => {
+        if (e.type === 'paused') seen.push(`paused at ${e.batches}`);
+      },
+      runPhase: async (c, gate) => {
+        for (let i = 0; i < 3; i++) {
+          // Asked for while batch() yields to the event loop: a check of willPause() made here says no.
+          if (c.phase === 'seed-data' && i === 1) {
+            setTimeout(() => m.pause(), 0);
+            expect(gate.willPause?.()).toBe(false);
+          }
+          await gate.batch(async () => {
+            seen.push(`save before ${c.phase}#${i}`);
+            if (resumeDuringSave) void m.run();
+          });
+          seen.push(`${c.phase}#${i}`);
+        }
+      },
+    });
+    expect(await m.run()).toBe('paused');
+    expect(seen).toEqual(['seed-data#0', 'save before seed-data#1', 'paused at 1']);
+    // The same, with the run resumed while the save is being written: it goes on instead of blocking.
+    seen.length = 0;
+    resumeDuringSave = true;
+    expect(await m.run()).toBe('done');
+    expect(seen.slice(0, 2)).toEqual(['seed-data#1', 'seed-data#2']);
+    expect(seen.filter((s) => s.startsWith('paused'))).toEqual([]);
+  });
+
   it('abort while paused between phases fails the run before the next phase starts', async () => {
     const h = harness({ iterations: 0 });
     expect(await h.m.stepPhase()).toBe('paused');

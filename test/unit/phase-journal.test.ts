@@ -124,6 +124,38 @@ describe('PhaseJournal', () => {
     expect(journal.batches).toBe(12);
   });
 
+  it('saves before a pause that the gate only sees inside batch()', async () => {
+    let t = 0;
+    const saves: number[] = [];
+    // At batch 4 willPause() says no, then the pause arrives while the gate yields (as a worker's message does) and
+    // the gate calls beforePause; at batch 5 willPause() already says yes, and the gate calls beforePause too.
+    let pauseInside = false;
+    let pauseBefore = false;
+    const lateGate: BatchGate = {
+      batch: async (beforePause) => {
+        if (pauseInside) await beforePause?.();
+        t += 10;
+      },
+      willPause: () => pauseBefore,
+    };
+    const journal = new PhaseJournal({
+      gate: lateGate,
+      now: () => t,
+      save: async (s) => {
+        t += 5; // as above: with the default ratio, a save is due every five batches
+        saves.push(s.batches);
+      },
+    });
+    for (let i = 0; i < 8; i++) {
+      pauseInside = i === 4 || i === 5;
+      pauseBefore = i === 5;
+      await journal.batch(async () => i);
+    }
+    // Batch 1 is the first save; 4 and 5 are saved though not due, 5 once though asked twice.
+    expect(saves).toEqual([1, 4, 5]);
+    expect(journal.saved).toBe(5);
+  });
+
   it('refuses a damaged save with a clear message', () => {
     expect(() => new PhaseJournal({ gate, resume: { batches: 2, results: [1], randoms: [[1], [2]], tensors: {}, optimizer: null } })).toThrow(/damaged/);
   });
