@@ -312,8 +312,9 @@ export async function pretrainGrounder(
   const easyPool = sorted.slice(0, Math.max(screensPerStep, Math.ceil(sorted.length / 2)));
   const draws = rng.fork('batches');
   const vars = Object.values(params).filter((v) => v.trainable);
-  const tuneStyles = opts.tuneStyles;
-  const stages = opts.plan === 'tune' ? (tuneStyles ? TUNE_PLAN.map((p) => ({ ...p, styles: tuneStyles })) : TUNE_PLAN) : PLAN;
+  // Style weights apply to a tune only; a pretraining's stages keep their own.
+  const tuneStyles = opts.plan === 'tune' ? opts.tuneStyles : undefined;
+  const stages = opts.plan !== 'tune' ? PLAN : tuneStyles ? TUNE_PLAN.map((p) => ({ ...p, styles: tuneStyles })) : TUNE_PLAN;
   const planOf = (step: number) => stages.find((p) => step < p.until * opts.steps) ?? stages[stages.length - 1];
   const real = opts.real ?? { share: 0, pages: [] };
   if (!(real.share >= 0 && real.share <= 1)) throw new Error(`pretrainGrounder: real.share must be a number with 0 ≤ share ≤ 1; got ${real.share}`);
@@ -440,6 +441,6 @@ export async function pretrainGrounder(
       ground: x.sums[3] / x.steps,
     })),
     finalLoss: tail.reduce((a, b) => a + b, 0) / tail.length,
-    data: { examples, realShare: real.share, realPages: real.pages.length, ...(opts.plan === 'tune' && tuneStyles ? { tuneStyles } : {}) },
+    data: { examples, realShare: real.share, realPages: real.pages.length, ...(tuneStyles ? { tuneStyles } : {}) },
   };
 }
