@@ -37,7 +37,7 @@ export const REDUCED_COEVO: Record<'tiny' | 'demo', readonly string[]> = {
   demo: ['plannerSftSteps=20', 'grounderSftSteps=20', 'plannerGrpoSteps=3', 'grounderTrainSteps=10', 'seedTasks=24', 'distillStates=24', 'evalSize=4'],
 };
 
-const SIZES: Record<'tiny' | 'demo', Omit<BenchOptions, 'preset' | 'seed' | 'coevoSet' | 'iterations'>> = {
+const SIZES: Record<'tiny' | 'demo', Omit<BenchOptions, 'preset' | 'seed' | 'coevoSet' | 'iterations' | 'deviceSampling'>> = {
   // The co-evolution tiny preset's grounder batch; planner GRPO with 2 prompts × 4 (the preset's 4 × 7 takes many minutes a step on software WebGPU).
   tiny: { screens: 20, grounderBatch: 8, plannerBatch: 8, grounderSteps: 2, grpoPrompts: 2, groupSize: 4, plannerSteps: 1, matmulReps: 10, kernelReps: 2 },
   demo: { screens: 100, grounderBatch: 16, plannerBatch: 16, grounderSteps: 5, grpoPrompts: 8, groupSize: 7, plannerSteps: 2, matmulReps: 20, kernelReps: 5 },
@@ -66,6 +66,8 @@ usage: npm run bench -- [options]
                        ratios; fail if the mirror's FLOPs differ from the project's by over 10%.
                        Implies --backend wasm; installs Debian's python3-torch if no python3 has torch
   --anchor-rounds N    rounds of each side with --anchor (default ${DEFAULT_ANCHOR_ROUNDS}, at least 2)
+  --device-sampling    planner GRPO samples on the device: each round of tokens read back once,
+                       not each token (the JSON's planner.decode_read_backs_per_batch says how many)
   -h, --help           show this help
 
 The 3-iteration run uses the preset's model sizes with reduced step counts
@@ -83,9 +85,10 @@ export function mergeSets(base: readonly string[], extra: readonly string[]): st
 
 export function parseBenchArgs(argv: readonly string[], now: Date = new Date()): ParsedBenchArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
-  // --anchor is a switch, the one flag without a value.
+  // --anchor and --device-sampling are switches, the flags without a value.
   const anchor = argv.includes('--anchor');
-  const { given, repeated } = readFlags(argv.filter((a) => a !== '--anchor'), FLAGS, ['set']);
+  const deviceSampling = argv.includes('--device-sampling');
+  const { given, repeated } = readFlags(argv.filter((a) => a !== '--anchor' && a !== '--device-sampling'), FLAGS, ['set']);
   const set = repeated.get('set') ?? [];
   for (const value of set) {
     if (!/^[A-Za-z_][\w.-]*=.+$/.test(value)) throw new UsageError(`--set takes KEY=VALUE (e.g. --set evalSize=2), got "${value}".`);
@@ -96,6 +99,8 @@ export function parseBenchArgs(argv: readonly string[], now: Date = new Date()):
   if (backend !== undefined && backend !== 'webgpu' && backend !== 'wasm') throw new UsageError(`--backend must be webgpu or wasm, got "${backend}".`);
   if (anchor && backend === 'webgpu') throw new UsageError('--anchor compares the WASM backend with PyTorch on CPU; drop --backend webgpu.');
   if (!anchor && given.has('anchor-rounds')) throw new UsageError('--anchor-rounds needs --anchor.');
+  // The mirror decodes one token per step; rounds on the device redo the steps after a correction.
+  if (anchor && deviceSampling) throw new UsageError('--anchor times host sampling, one decoding step per token, as its PyTorch mirror does; drop --device-sampling.');
   const anchorRounds = anchor ? (given.has('anchor-rounds') ? positiveInteger('anchor-rounds', given.get('anchor-rounds') as string) : DEFAULT_ANCHOR_ROUNDS) : null;
   if (anchorRounds !== null && anchorRounds < 2) throw new UsageError('--anchor-rounds must be 2 or more: rounds of each side alternate.');
   const seed = given.has('seed') ? nonNegativeInteger('seed', given.get('seed') as string) : 1;
@@ -107,7 +112,7 @@ export function parseBenchArgs(argv: readonly string[], now: Date = new Date()):
   return {
     help: false,
     args: {
-      options: { preset, seed, iterations, coevoSet: mergeSets(REDUCED_COEVO[preset], set), ...sizes },
+      options: { preset, seed, iterations, coevoSet: mergeSets(REDUCED_COEVO[preset], set), deviceSampling, ...sizes },
       out: given.get('out') ?? `out/bench/${preset}-${timestampName(now)}.json`,
       backend: backend ?? (anchor ? 'wasm' : 'webgpu'),
       backendExplicit: backend !== undefined || anchor,

@@ -68,7 +68,7 @@ export function grounderSftTrainer(g: BenchGrounder, o: { seed: number; batch: n
 }
 
 /** Planner GRPO steps of `prompts` targeted training states, each sampled `groupSize` times. */
-export function plannerGrpoTrainer(preset: PresetName, g: BenchGrounder, o: { seed: number; prompts: number; groupSize: number; paint: Paint }): TimedTrainer<PlannerGrpoWork> {
+export function plannerGrpoTrainer(preset: PresetName, g: BenchGrounder, o: { seed: number; prompts: number; groupSize: number; paint: Paint; deviceSampling?: boolean }): TimedTrainer<PlannerGrpoWork> {
   const rng = new Random(o.seed).fork('bench-planner');
   const tok = defaultTokenizer();
   const cfg = plannerPreset(preset);
@@ -77,14 +77,14 @@ export function plannerGrpoTrainer(preset: PresetName, g: BenchGrounder, o: { se
   if (states.length < o.prompts) throw new Error(`Only ${states.length} targeted planner states were drawn for ${o.prompts} prompts.`);
   // The co-evolution pool from iteration 1: the verifier and the current grounder (priors 1 : 2).
   const pool = [verifierGrounder({ name: 'verifier', prior: 1 }), neuralPoolGrounder(g.params, g.cfg, tok, { name: 'grounder', prior: 2, paint: o.paint, batchSize: POOL_BATCH })];
-  const grpo = makePlannerGrpo(params, cfg, tok, { lr: BENCH_LR.plannerGrpo, pool, rng: rng.fork('sample'), groupSize: o.groupSize });
+  const grpo = makePlannerGrpo(params, cfg, tok, { lr: BENCH_LR.plannerGrpo, pool, rng: rng.fork('sample'), groupSize: o.groupSize, deviceBlock: o.deviceSampling ? cfg.completionLength : 0 });
   let i = 0;
   return {
     step: async () => {
       const batch = Array.from({ length: o.prompts }, (_, k) => states[(i * o.prompts + k) % states.length]);
       i++;
-      const { sizes } = await grpo.step(batch);
-      return { rows: batch.length * o.groupSize, groupSize: o.groupSize, promptLength: sizes.promptLength, decodeSteps: sizes.decodeSteps, groundedQueries: sizes.grounded };
+      const { sizes, decode } = await grpo.step(batch);
+      return { rows: batch.length * o.groupSize, groupSize: o.groupSize, promptLength: sizes.promptLength, decodeSteps: sizes.decodeSteps, groundedQueries: sizes.grounded, decodeBatches: decode.batches, decodeReadBacks: decode.readBacks };
     },
     dispose: () => {
       grpo.dispose();

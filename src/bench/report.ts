@@ -3,7 +3,7 @@
  * figures next to the ratios and the acceptance checks of issue 7. Pure, so
  * the command and the tests build the same thing.
  */
-import type { AnchorReport, BenchMachine, BenchReport, MainThreadBench, MemorySnapshot, ReportedStep, StepFigures, WorkerBench } from './types';
+import type { AnchorReport, BenchMachine, BenchReport, MainThreadBench, MemorySnapshot, PlannerGrpoWork, ReportedStep, StepFigures, WorkerBench } from './types';
 
 const round = (x: number, digits = 4): number => (Number.isFinite(x) ? +x.toPrecision(digits) : x);
 
@@ -28,6 +28,13 @@ function stepFields(step: StepFigures, matmulGflops: number, shape: BenchReport[
     shaders_compiled_timed: step.timedShaders,
     kernel_times: kernelFields(step),
   };
+}
+
+/** Logits read back per completion batch over the timed steps (the warm-up, first, left out unless it is all there is). */
+function decodeReadBacks(work: readonly PlannerGrpoWork[]): number {
+  const timed = work.length > 1 ? work.slice(1) : work;
+  const batches = timed.reduce((a, w) => a + w.decodeBatches, 0);
+  return batches > 0 ? round(timed.reduce((a, w) => a + w.decodeReadBacks, 0) / batches, 3) : 0;
 }
 
 function kernelFields(step: StepFigures): ReportedStep['kernel_times'] {
@@ -62,6 +69,8 @@ export function buildBenchReport(w: WorkerBench, main: MainThreadBench, meta: Re
     grpo_groups_per_second: round(w.planner.groupsPerSecond),
     prompts: w.planner.prompts,
     group_size: w.planner.groupSize,
+    sampling: w.planner.sampling,
+    decode_read_backs_per_batch: decodeReadBacks(w.work.plannerGrpo),
     ...stepFields(w.planner.step, w.planner.matmul.gflops, w.planner.matmul.shape),
   };
   const c = w.coevo;

@@ -82,7 +82,7 @@ export async function runBench(o: BenchOptions, deps: BenchDeps): Promise<Worker
     const gKernels = kernelLine('grounder SFT', gStep);
     if (gKernels) result(gKernels);
 
-    const pRun = await measureTrainer(plannerGrpoTrainer(o.preset, g, { seed: o.seed, prompts: o.grpoPrompts, groupSize: o.groupSize, paint: deps.paint }), o.plannerSteps, o.kernelReps, stage('planner GRPO'));
+    const pRun = await measureTrainer(plannerGrpoTrainer(o.preset, g, { seed: o.seed, prompts: o.grpoPrompts, groupSize: o.groupSize, paint: deps.paint, deviceSampling: o.deviceSampling }), o.plannerSteps, o.kernelReps, stage('planner GRPO'));
     const pStep = pRun.figures;
     stage('matmul')(`reference for the planner step [${Object.values(pStep.dominant).join('×')}]`);
     const pMatmul = await matmulFigures(pStep.dominant, o.matmulReps);
@@ -109,7 +109,7 @@ export async function runBench(o: BenchOptions, deps: BenchDeps): Promise<Worker
       dispatchMs: dispatch,
       screens,
       grounder: { batch: o.grounderBatch, samplesPerSecond: (o.grounderBatch * 1000) / gStep.medianMs, step: gStep, matmul: gMatmul },
-      planner: { prompts: o.grpoPrompts, groupSize: o.groupSize, groupsPerSecond: (o.grpoPrompts * 1000) / pStep.medianMs, step: pStep, matmul: pMatmul },
+      planner: { prompts: o.grpoPrompts, groupSize: o.groupSize, groupsPerSecond: (o.grpoPrompts * 1000) / pStep.medianMs, step: pStep, matmul: pMatmul, sampling: o.deviceSampling ? 'device' : 'host' },
       plannerSft: { batch: o.plannerBatch, step: sRun.figures },
       work: { grounderSft: gRun.work, plannerSft: sRun.work, plannerGrpo: pRun.work },
       anchorSpec: anchorSpec(o.preset),

@@ -30,6 +30,8 @@ export interface BenchOptions {
   iterations: number;
   /** `key=value` overrides of the preset's co-evolution config for that run (the reduced config). */
   coevoSet: string[];
+  /** Planner GRPO samples on the device, one read-back per round (plannerDecode.ts), instead of one per token. */
+  deviceSampling: boolean;
 }
 
 /** A matrix product [batch, m, k] × [batch, k, n]. */
@@ -147,6 +149,9 @@ export interface PlannerGrpoWork {
   decodeSteps: number;
   /** Instructions the reward pool's neural grounder grounded (those that parsed). */
   groundedQueries: number;
+  /** Completion batches the sampling decoded, and the logits it read back for them. */
+  decodeBatches: number;
+  decodeReadBacks: number;
 }
 
 /** Each step's work, warm-up (the profiled step) first, then the timed steps in order. */
@@ -210,7 +215,7 @@ export interface WorkerBench {
   dispatchMs: number;
   screens: { count: number; perSecond: number; msEach: number };
   grounder: { batch: number; samplesPerSecond: number; step: StepFigures; matmul: MatmulFigures };
-  planner: { prompts: number; groupSize: number; groupsPerSecond: number; step: StepFigures; matmul: MatmulFigures };
+  planner: { prompts: number; groupSize: number; groupsPerSecond: number; step: StepFigures; matmul: MatmulFigures; sampling: 'host' | 'device' };
   plannerSft: { batch: number; step: StepFigures };
   /** The sizes each step ran, and the models, for the PyTorch anchor. */
   work: StepsWork;
@@ -263,7 +268,7 @@ export interface BenchReport {
   dispatch_ms: number;
   screens: { rendered_per_second: number; ms_each: number; count: number };
   grounder: ReportedStep & { sft_samples_per_second: number; batch: number };
-  planner: ReportedStep & { grpo_groups_per_second: number; prompts: number; group_size: number };
+  planner: ReportedStep & { grpo_groups_per_second: number; prompts: number; group_size: number; sampling: 'host' | 'device'; decode_read_backs_per_batch: number };
   planner_sft: { batch: number; step_ms: number; step_gflop: number; step_gflops: number; kernels_per_step: number; read_backs_per_step: number; matmuls_per_step: number; warmup_ms: number };
   /** The PyTorch anchor (--anchor): the same steps timed in PyTorch on CPU, interleaved with the WASM runs; null without it. */
   anchor: AnchorReport | null;

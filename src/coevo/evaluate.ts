@@ -45,7 +45,7 @@
  *   (`Agent.read`), per-cell role accuracy, the F1 of the letters read on
  *   text cells, and the glyph reader's top-1.
  */
-import { plannerDecode } from '../models/planner';
+import { plannerDecode } from '../models/plannerDecode';
 import { copyTargets, promptCut, promptMatrix, parseCompletion, type PlannerPromptParts } from '../models/plannerData';
 import { rowCopy } from '../text/copyMarks';
 import * as tf from '../models/tf';

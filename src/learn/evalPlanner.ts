@@ -11,7 +11,8 @@
  * - reward: planReward against a grounder pool, when one is given.
  */
 import * as tf from '../models/tf';
-import { plannerDecode, type PlannerConfig } from '../models/planner';
+import type { PlannerConfig } from '../models/planner';
+import { plannerDecode } from '../models/plannerDecode';
 import { copyTargets, parseCompletion } from '../models/plannerData';
 import { rowCopy } from '../text/copyMarks';
 import { loraParams, type Lora } from '../models/lora';
@@ -35,6 +36,12 @@ export interface DecodedState {
   instruction: string;
 }
 
+/** Counts decodeStates adds to: completion batches decoded, logits read back for them. */
+export interface DecodeTally {
+  batches: number;
+  readBacks: number;
+}
+
 /**
  * Decodes every state (greedy with temperature 0, else sampled with `rng`),
  * `repeat` times each (rows s·repeat … s·repeat + repeat − 1), in chunks of
@@ -45,7 +52,7 @@ export async function decodeStates(
   cfg: PlannerConfig,
   tok: Tokenizer,
   states: readonly PlannerState[],
-  opts: { temperature: number; rng?: Random; repeat?: number; batchSize?: number; constrained?: boolean; cot?: boolean },
+  opts: { temperature: number; rng?: Random; repeat?: number; batchSize?: number; constrained?: boolean; cot?: boolean; deviceBlock?: number; tally?: DecodeTally },
 ): Promise<DecodedState[]> {
   const repeat = opts.repeat ?? 1;
   const size = opts.batchSize ?? 16;
@@ -63,7 +70,11 @@ export async function decodeStates(
     const prompt = tf.tensor2d(ids, [prompts.length, pl], 'int32');
     const constraints = opts.constrained ? screenConstraints(tok, chunk.map((s) => ({ screen: s.screen, goal: s.parts.goal, history: s.parts.history })), { cot: opts.cot }) : undefined;
     const copy = cfg.copyGate ? chunk.map((s) => rowCopy(tok, copyTargets(s.parts))) : undefined;
-    const dec = await plannerDecode(p, cfg, prompt, { temperature: opts.temperature, rng: opts.rng, constraints, repeat: shared, copy }).finally(() => prompt.dispose());
+    const dec = await plannerDecode(p, cfg, prompt, { temperature: opts.temperature, rng: opts.rng, constraints, repeat: shared, copy, deviceBlock: opts.deviceBlock }).finally(() => prompt.dispose());
+    if (opts.tally) {
+      opts.tally.batches++;
+      opts.tally.readBacks += dec.readBacks;
+    }
     for (let i = 0; i < n; i++) {
       const allowed = dec.allowed?.[i];
       out.push({ tokens: dec.tokens[i], logProbs: dec.logProbs[i], ...(allowed ? { allowed } : {}), ...parseCompletion(tok, dec.tokens[i]) });

@@ -16,7 +16,8 @@
  */
 import * as tf from '../models/tf';
 import { flatAdam } from '../models/flatAdam';
-import { allowedMask, completionMask, copyTensor, type PlannerConfig } from '../models/planner';
+import { completionMask, copyTensor, type PlannerConfig } from '../models/planner';
+import { allowedMask } from '../models/plannerDecode';
 import { copyTargets } from '../models/plannerData';
 import { copyIndices } from '../text/copyMarks';
 import { plannerGroupLogProbs } from '../models/plannerGroups';
@@ -24,7 +25,7 @@ import { loraParams, loraTrainables, type Lora } from '../models/lora';
 import { cloneParams, disposeParams, type ParamMap, type Params } from '../models/params';
 import { parseInstruction } from '../text/grammar';
 import { SPECIAL, type Tokenizer } from '../text/tokenizer';
-import { decodeStates } from './evalPlanner';
+import { decodeStates, type DecodeTally } from './evalPlanner';
 import { GROUP_SIZE, groupAdvantages, grpoLoss, PLANNER_BETA, SAMPLING_TEMPERATURE, type GrpoAggregation } from './grpo';
 import { groundWithPool, type PoolGrounder } from './plannerGrounderPool';
 import { applyStep } from './plannerSft';
@@ -59,6 +60,8 @@ export interface PlannerGrpoOptions {
    * (the ablation); the format reward applies either way.
    */
   constrained?: boolean;
+  /** Tokens proposed on the device between read-backs (plannerDecode.ts); 0 or absent: one read-back per token. */
+  deviceBlock?: number;
 }
 
 /** One sampled instruction as the UI shows it. */
@@ -84,6 +87,8 @@ export interface PlannerGrpoStep {
   samples: PlannerGrpoSample[];
   /** Sizes the step ran at, which vary with its draws; the bench's PyTorch anchor repeats them: the prompts' padded length, the most tokens a row decoded, the instructions the pool grounded. */
   sizes: { promptLength: number; decodeSteps: number; grounded: number };
+  /** The sampling's completion batches and the logits it read back for them. */
+  decode: DecodeTally;
 }
 
 export interface PlannerGrpo {
@@ -117,6 +122,7 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
       // Under LoRA, W + ΔW is made once for the whole decode.
       const policy: ParamMap = lora ? tf.tidy(() => ({ ...loraParams(params, lora) })) : params;
       let decoded;
+      const tally: DecodeTally = { batches: 0, readBacks: 0 };
       try {
         decoded = await decodeStates(policy, cfg, tok, states, {
           temperature: opts.temperature ?? SAMPLING_TEMPERATURE,
@@ -124,6 +130,8 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
           repeat: g,
           batchSize: opts.decodeBatch ?? n,
           constrained: opts.constrained,
+          deviceBlock: opts.deviceBlock,
+          tally,
         });
       } finally {
         if (lora) for (const t of lora.targets) policy[t].dispose();
@@ -190,6 +198,7 @@ export function makePlannerGrpo(params: Params, cfg: PlannerConfig, tok: Tokeniz
         kl: klV,
         clipFraction: clipV,
         sizes: { promptLength: pl, decodeSteps: Math.max(...decoded.map((d) => d.tokens.length)), grounded: need.length },
+        decode: tally,
         samples: decoded.map((d, i) => ({
           stateIndex: Math.floor(i / g),
           truth: states[Math.floor(i / g)].instruction,

@@ -64,7 +64,7 @@ describe.skipIf(!python)('the PyTorch anchor script', () => {
 
   it("runs the reward pool's grounder forward for grounded instructions (none parse at random initialisation in the bench)", async () => {
     const small = { grounderSft: [{ batch: 1 }], plannerSft: [{ batch: 1, promptLength: 64 }] };
-    const grpo = (groundedQueries: number) => ({ ...small, plannerGrpo: [{ rows: 2, groupSize: 2, promptLength: 64, decodeSteps: 3, groundedQueries }] });
+    const grpo = (groundedQueries: number) => ({ ...small, plannerGrpo: [{ rows: 2, groupSize: 2, promptLength: 64, decodeSteps: 3, groundedQueries, decodeBatches: 1, decodeReadBacks: 3 }] });
     const [none, some] = await Promise.all([0, 17].map((q) => runAnchorScript(python as string, anchorSpec('tiny', grpo(q)), { threads: 1, steps: 1, seed: 1 })));
     // 17 queries: two pool forwards of 16 screens each, far more products than the planner's.
     expect(some.steps.plannerGrpo.flops).toBeGreaterThan(10 * none.steps.plannerGrpo.flops);

@@ -21,9 +21,9 @@ function worker(after: MemorySnapshot[]): WorkerBench {
     dispatchMs: 0.5,
     screens: { count: 10, perSecond: 50, msEach: 20 },
     grounder: { batch: 8, samplesPerSecond: 80, step: step(2e9, 100, 5000), matmul: { shape: { batch: 1, m: 64, k: 32, n: 16 }, flops: 65536, medianMs: 0.01, gflops: 40 } },
-    planner: { prompts: 2, groupSize: 4, groupsPerSecond: 1, step: step(1e9, 2000), matmul: { shape: { batch: 1, m: 8, k: 8, n: 8 }, flops: 1024, medianMs: 0.001, gflops: 10 } },
+    planner: { prompts: 2, groupSize: 4, groupsPerSecond: 1, sampling: 'host', step: step(1e9, 2000), matmul: { shape: { batch: 1, m: 8, k: 8, n: 8 }, flops: 1024, medianMs: 0.001, gflops: 10 } },
     plannerSft: { batch: 8, step: step(1.5e9, 300) },
-    work: { grounderSft: [{ batch: 8 }], plannerSft: [{ batch: 8, promptLength: 192 }], plannerGrpo: [{ rows: 8, groupSize: 4, promptLength: 192, decodeSteps: 48, groundedQueries: 0 }] },
+    work: { grounderSft: [{ batch: 8 }], plannerSft: [{ batch: 8, promptLength: 192 }], plannerGrpo: [{ rows: 8, groupSize: 4, promptLength: 192, decodeSteps: 48, groundedQueries: 0, decodeBatches: 1, decodeReadBacks: 48 }, { rows: 8, groupSize: 4, promptLength: 192, decodeSteps: 30, groundedQueries: 0, decodeBatches: 2, decodeReadBacks: 5 }] },
     anchorSpec: anchorSpecFixture,
     memoryBefore: mem(5, 100),
     coevo: {
@@ -55,6 +55,9 @@ describe('the benchmark JSON', () => {
     expect(r.grounder.read_backs_per_step).toBe(3);
     expect(r.planner_sft.read_backs_per_step).toBe(3);
     expect(r.planner.grpo_groups_per_second).toBe(1);
+    // The timed step's 5 read-backs over 2 batches; the warm-up's 48 left out.
+    expect(r.planner.decode_read_backs_per_batch).toBe(2.5);
+    expect(r.planner.sampling).toBe('host');
     expect(r.screens.rendered_per_second).toBe(50);
     expect(r.memory.tensor_growth).toBe(0);
     expect(r.memory.gpu_bytes_growth).toBe(4000);

@@ -53,7 +53,7 @@ export async function fakeStep(states: readonly PlannerState[], tieOdd = false):
   }
   const adv = groupAdvantages(rewards, G);
   samples.forEach((s, i) => (s.advantage = adv.advantages[i]));
-  return { loss: 0.5, meanReward: rewards.reduce((a, b) => a + b, 0) / rewards.length, informativeGroups: adv.informative, groups: adv.groups, kl: 0, clipFraction: 0, samples, sizes: { promptLength: 64, decodeSteps: 8, grounded: samples.length } };
+  return { loss: 0.5, meanReward: rewards.reduce((a, b) => a + b, 0) / rewards.length, informativeGroups: adv.informative, groups: adv.groups, kl: 0, clipFraction: 0, samples, sizes: { promptLength: 64, decodeSteps: 8, grounded: samples.length }, decode: { batches: 1, readBacks: 8 } };
 }
 
 /** Recorded groups of one batch of a run's planner GRPO at iteration k. */

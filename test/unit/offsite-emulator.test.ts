@@ -10,7 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
 import { decodeSafetensors, encodeSafetensors } from '../../src/models/safetensors';
-import { plannerDecode, plannerLogProbs, type PlannerConfig } from '../../src/models/planner';
+import { plannerLogProbs, type PlannerConfig } from '../../src/models/planner';
+import { plannerDecode } from '../../src/models/plannerDecode';
 import { disposeParams, type Params } from '../../src/models/params';
 import { plannerExampleBatch } from '../../src/models/plannerData';
 import { SPECIAL } from '../../src/text/tokenizer';

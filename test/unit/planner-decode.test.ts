@@ -2,7 +2,7 @@
  * plannerDecode with its key/value cache gives what decoding by rerunning
  * the whole sequence gives (the decoder it replaced, written out here as the
  * reference): the same tokens and the same log-probs to 1e-5, greedy and
- * sampled with the same seeded Random, on real prompts (left padding
+ * sampled by Gumbel-max with the same seeded Random, on real prompts (left padding
  * included), including rows that finish early; and it leaks no tensor.
  * Twice: with the tensor ops (WebGPU's path), then with the app's WASM
  * kernels, where a layer's decoding attention is one kernel.
@@ -11,8 +11,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '../../src/models/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { Random } from '../../src/learn/random';
-import { sampleIndex } from '../../src/models/grounder';
-import { initPlanner, plannerDecode, plannerForward, type Decoded, type DecodeOptions, type PlannerConfig } from '../../src/models/planner';
+import { gumbelAt } from '../../src/models/gumbelNoise';
+import { initPlanner, plannerForward, type PlannerConfig } from '../../src/models/planner';
+import { plannerDecode, type Decoded, type DecodeOptions } from '../../src/models/plannerDecode';
 import { plannerExampleBatch } from '../../src/models/plannerData';
 import { disposeParams, type ParamMap } from '../../src/models/params';
 import { plannerPreset } from '../../src/models/presets';
@@ -41,6 +42,8 @@ async function referenceDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tenso
   const lps: number[][] = Array.from({ length: b }, () => []);
   const done = new Array<boolean>(b).fill(false);
   const banned = new Set([SPECIAL.pad, SPECIAL.bos, SPECIAL.sep, ...(opts.banned ?? [])]);
+  const seed = opts.temperature > 0 ? Math.floor((opts.rng as Random).next() * 4294967296) >>> 0 : 0;
+  let readBacks = 0;
   for (let t = 0; t < c && !done.every(Boolean); t++) {
     const seq = new Int32Array(b * (pl + c));
     for (let r = 0; r < b; r++) {
@@ -52,19 +55,21 @@ async function referenceDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tenso
       return tf.reshape(tf.slice(logits, [0, pl + t - 1, 0], [b, 1, cfg.vocabSize]), [b, cfg.vocabSize]);
     });
     const values = (await row.data()) as Float32Array;
+    readBacks++;
     row.dispose();
     for (let r = 0; r < b; r++) {
       if (done[r]) continue;
       const logits = Array.from(values.subarray(r * cfg.vocabSize, (r + 1) * cfg.vocabSize), (v, i) => (banned.has(i) ? -Infinity : v));
       const lp = logSoftmax(logits);
-      let id = opts.temperature <= 0 ? lp.indexOf(Math.max(...lp)) : sampleIndex(opts.rng as Random, logSoftmax(logits.map((v) => v / opts.temperature)).map(Math.exp));
+      const score = opts.temperature <= 0 ? lp : logits.map((v, i) => v / opts.temperature + gumbelAt(seed, r, t, i));
+      let id = score.indexOf(Math.max(...score));
       if (t === c - 1) id = SPECIAL.eos;
       gen[r].push(id);
       lps[r].push(lp[id]);
       if (id === SPECIAL.eos) done[r] = true;
     }
   }
-  return { tokens: gen, logProbs: lps };
+  return { tokens: gen, logProbs: lps, readBacks };
 }
 
 function expectSame(a: Decoded, b: Decoded): void {
