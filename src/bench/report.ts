@@ -154,6 +154,7 @@ export function benchTable(r: BenchReport): string {
     ['grounder SFT', `${r.grounder.sft_samples_per_second} samples/s (batch ${r.grounder.batch}, ${r.grounder.step_ms} ms/step)`],
     ['grounder step', `${r.grounder.step_gflops} GFLOP/s vs matmul ${r.grounder.matmul_gflops} → efficiency ${r.grounder.step_efficiency}`],
     ['planner GRPO', `${r.planner.grpo_groups_per_second} groups/s (${r.planner.prompts}×${r.planner.group_size}, ${r.planner.step_ms} ms/step)`],
+    ['planner sampling', `on the ${r.planner.sampling}: ${r.planner.decode_read_backs_per_batch} read-backs per completion batch, ${r.planner.read_backs_per_step} per step in all`],
     ['planner step', `${r.planner.step_gflops} GFLOP/s vs matmul ${r.planner.matmul_gflops} → efficiency ${r.planner.step_efficiency}`],
     ['planner SFT', `batch ${r.planner_sft.batch}, ${r.planner_sft.step_ms} ms/step, ${r.planner_sft.step_gflops} GFLOP/s, ${r.planner_sft.kernels_per_step} kernels`],
   ];

@@ -12,7 +12,7 @@
  */
 import * as tf from '../models/tf';
 import type { PlannerConfig } from '../models/planner';
-import { plannerDecode } from '../models/plannerDecode';
+import { plannerDecode, type Corrections } from '../models/plannerDecode';
 import { copyTargets, parseCompletion } from '../models/plannerData';
 import { rowCopy } from '../text/copyMarks';
 import { loraParams, type Lora } from '../models/lora';
@@ -40,6 +40,8 @@ export interface DecodedState {
 export interface DecodeTally {
   batches: number;
   readBacks: number;
+  /** Sampling on the device: tokens the host chose otherwise than the device proposed (plannerDecode.ts). */
+  corrections?: Corrections;
 }
 
 /**
@@ -74,6 +76,10 @@ export async function decodeStates(
     if (opts.tally) {
       opts.tally.batches++;
       opts.tally.readBacks += dec.readBacks;
+      if (opts.tally.corrections) {
+        opts.tally.corrections.constraint += dec.corrections.constraint;
+        opts.tally.corrections.other += dec.corrections.other;
+      }
     }
     for (let i = 0; i < n; i++) {
       const allowed = dec.allowed?.[i];

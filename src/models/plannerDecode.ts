@@ -64,6 +64,13 @@ export interface Decoded {
   allowed?: (Uint8Array[] | null)[];
   /** Logits read back to the host: one per step, or one per round on the device. */
   readBacks: number;
+  /** Rounds on the device: the tokens the host chose otherwise than proposed, because the constraint refused the proposal or for another reason (the copy bonus, rounding). */
+  corrections: Corrections;
+}
+
+export interface Corrections {
+  constraint: number;
+  other: number;
 }
 
 /** What the rows have produced so far. */
@@ -100,8 +107,9 @@ export async function plannerDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.
   const choose = chooser(cfg, opts, seed, banned, rows);
   const first = repeatPrefill(prefill(p, cfg, prompt), prompt.shape[0], repeat);
   const drive = block > 0 ? deviceRounds : hostSteps;
-  const readBacks = await drive({ p, cfg, cache: first.cache, logits: first.logits, rows, choose, block, seed, temperature: opts.temperature, banned });
-  return { tokens: rows.gen, logProbs: rows.lps, readBacks, ...(opts.constraints ? { allowed: rows.allowed } : {}) };
+  const corrections: Corrections = { constraint: 0, other: 0 };
+  const readBacks = await drive({ p, cfg, cache: first.cache, logits: first.logits, rows, choose, block, seed, temperature: opts.temperature, banned, corrections });
+  return { tokens: rows.gen, logProbs: rows.lps, readBacks, corrections, ...(opts.constraints ? { allowed: rows.allowed } : {}) };
 }
 
 interface Drive {
@@ -116,6 +124,7 @@ interface Drive {
   seed: number;
   temperature: number;
   banned: Uint8Array;
+  corrections: Corrections;
 }
 
 /** One read-back per step: the host chooses every row's token, which goes in next. */
@@ -216,7 +225,11 @@ async function deviceRounds(d: Drive): Promise<number> {
           const at = (j * b + r) * width;
           const chosen = d.choose(r, t, values, at);
           if (rows.done[r]) break;
-          if (chosen !== values[at + stride]) {
+          const fed = values[at + stride];
+          if (chosen !== fed) {
+            const ok = rows.allowed[r]?.[t];
+            if (ok && !ok[fed]) d.corrections.constraint++;
+            else d.corrections.other++;
             valid = t;
             break;
           }

@@ -70,7 +70,7 @@ describe('the benchmark JSON', () => {
     // Survives JSON as is (no undefined, no NaN).
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
     const table = benchTable(r);
-    for (const label of ['adapter', 'grounder step', 'planner GRPO', 'iteration 3 (reduced config)', 'longest main-thread task']) expect(table).toContain(label);
+    for (const label of ['adapter', 'grounder step', 'planner GRPO', 'planner sampling', 'iteration 3 (reduced config)', 'longest main-thread task']) expect(table).toContain(label);
     expect(table).not.toContain('WASM threads');
   });
 

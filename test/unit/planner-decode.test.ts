@@ -69,7 +69,7 @@ async function referenceDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.Tenso
       if (id === SPECIAL.eos) done[r] = true;
     }
   }
-  return { tokens: gen, logProbs: lps, readBacks };
+  return { tokens: gen, logProbs: lps, readBacks, corrections: { constraint: 0, other: 0 } };
 }
 
 function expectSame(a: Decoded, b: Decoded): void {

@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 
 async function decode(params: Params, cfg: PlannerConfig, o: { temperature: number; constrained: boolean; deviceBlock: number }): Promise<{ out: DecodedState[]; tally: DecodeTally }> {
-  const tally: DecodeTally = { batches: 0, readBacks: 0 };
+  const tally: DecodeTally = { batches: 0, readBacks: 0, corrections: { constraint: 0, other: 0 } };
   const out = await decodeStates(params, cfg, tok, states, { temperature: o.temperature, rng: new Random(11), repeat: 4, batchSize: 12, constrained: o.constrained, deviceBlock: o.deviceBlock, tally });
   return { out, tally };
 }
@@ -64,6 +64,9 @@ describe('planner sampling on the device', () => {
       expect(device.tally.batches).toBe(host.tally.batches);
       console.log(`${temperature > 0 ? 'sampled' : 'greedy'}, constraint ${constrained ? 'on' : 'off'}, block ${block}: ${device.tally.readBacks} read-backs for ${device.tally.batches} batches (one per token: ${host.tally.readBacks})`);
       if (block === cfg.completionLength) expect(device.tally.readBacks).toBeLessThan(host.tally.readBacks / 2);
+      // Without a constraint only the copy bonus (or rounding) can overrule the device; one read-back per token overrules nothing.
+      if (!constrained) expect(device.tally.corrections?.constraint).toBe(0);
+      expect(host.tally.corrections).toEqual({ constraint: 0, other: 0 });
     }
   }, 300_000);
 
