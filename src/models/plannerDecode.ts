@@ -184,7 +184,8 @@ async function deviceRounds(d: Drive): Promise<number> {
       for (let j = 0; j < k; j++) {
         const t = q + j;
         const forced = Int32Array.from(rows.gen, (g, r) => (t === c - 1 || rows.done[r] ? SPECIAL.eos : t < g.length ? g[t] : -1));
-        if (d.temperature > 0) for (let r = 0; r < b; r++) gumbelRow(d.seed, r, t, v, noise.subarray(r * v, (r + 1) * v));
+        // A row whose token here is known takes it whatever the noise: only the others need theirs.
+        if (d.temperature > 0) for (let r = 0; r < b; r++) if (forced[r] < 0) gumbelRow(d.seed, r, t, v, noise.subarray(r * v, (r + 1) * v));
         const cur = logits;
         const tok = tf.tidy(() => {
           let score: tf.Tensor = tf.slice(cur, [0, 0], [b, v]);
