@@ -177,10 +177,13 @@ async function deviceRounds(d: Drive): Promise<number> {
   let q = 0;
   let reach = d.block;
   let readBacks = 0;
+  // Held here so that a failure mid-round frees them too.
+  let steps: tf.Tensor2D[] = [];
+  let round: tf.Tensor3D | null = null;
   try {
     for (;;) {
       const k = Math.min(reach, c - q);
-      const steps: tf.Tensor2D[] = [];
+      steps = [];
       for (let j = 0; j < k; j++) {
         const t = q + j;
         const forced = Int32Array.from(rows.gen, (g, r) => (t === c - 1 || rows.done[r] ? SPECIAL.eos : t < g.length ? g[t] : -1));
@@ -205,15 +208,9 @@ async function deviceRounds(d: Drive): Promise<number> {
         }
         tok.dispose();
       }
-      const round = tf.stack(steps) as tf.Tensor3D;
+      round = tf.stack(steps) as tf.Tensor3D;
       tf.dispose(steps);
-      let values: Float32Array;
-      try {
-        values = (await round.data()) as Float32Array;
-      } catch (e) {
-        round.dispose();
-        throw e;
-      }
+      const values = (await round.data()) as Float32Array;
       readBacks++;
       // Each unfinished row's settled length: where its first token fed differs from the one chosen.
       let settled = Infinity;
@@ -237,14 +234,12 @@ async function deviceRounds(d: Drive): Promise<number> {
         }
         if (!rows.done[r]) settled = Math.min(settled, valid);
       }
-      if (settled === Infinity) {
-        round.dispose();
-        break;
-      }
+      if (settled === Infinity) break;
       if (settled < q + k) {
         // The logits at `settled` came from tokens every unfinished row keeps; later ones did not.
+        const kept = round;
         logits.dispose();
-        logits = tf.tidy(() => tf.reshape(tf.slice(round, [settled - q, 0, 0], [1, b, stride]), [b, stride]) as tf.Tensor2D);
+        logits = tf.tidy(() => tf.reshape(tf.slice(kept, [settled - q, 0, 0], [1, b, stride]), [b, stride]) as tf.Tensor2D);
         truncateCache(cache, settled);
       }
       round.dispose();
@@ -253,8 +248,7 @@ async function deviceRounds(d: Drive): Promise<number> {
       q = settled;
     }
   } finally {
-    if (!logits.isDisposed) logits.dispose();
-    bannedAdd.dispose();
+    tf.dispose([logits, bannedAdd, ...steps, ...(round ? [round] : [])]);
     disposeCache(cache);
   }
   return readBacks;
