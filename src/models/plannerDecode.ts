@@ -108,13 +108,14 @@ export async function plannerDecode(p: ParamMap, cfg: PlannerConfig, prompt: tf.
   const first = repeatPrefill(prefill(p, cfg, prompt), prompt.shape[0], repeat);
   const drive = block > 0 ? deviceRounds : hostSteps;
   const corrections: Corrections = { constraint: 0, other: 0 };
-  const readBacks = await drive({ p, cfg, cache: first.cache, logits: first.logits, rows, choose, block, seed, temperature: opts.temperature, banned, corrections });
+  const readBacks = await drive({ p, cfg, opts, cache: first.cache, logits: first.logits, rows, choose, block, seed, banned, corrections });
   return { tokens: rows.gen, logProbs: rows.lps, readBacks, corrections, ...(opts.constraints ? { allowed: rows.allowed } : {}) };
 }
 
 interface Drive {
   p: ParamMap;
   cfg: PlannerConfig;
+  opts: DecodeOptions;
   cache: KvCache;
   /** The first completion position's logits [B, V (+1 for the gate)]. */
   logits: tf.Tensor2D;
@@ -122,7 +123,6 @@ interface Drive {
   choose: Choose;
   block: number;
   seed: number;
-  temperature: number;
   banned: Uint8Array;
   corrections: Corrections;
 }
@@ -155,6 +155,36 @@ async function hostSteps(d: Drive): Promise<number> {
   return readBacks;
 }
 
+/**
+ * For the rows whose token at step t is the first one not yet chosen, what
+ * the host knows before the device proposes it: the constraint's allowed set
+ * (an additive mask, 0 or −∞) and the copy marks (1 where the gate's bonus
+ * goes), both from the tokens already chosen. The device's proposal there is
+ * then the host's choice, up to float rounding. Null when no row needs either.
+ */
+function lookahead(d: Drive, t: number, forced: Int32Array): { mask: Float32Array | null; marks: Float32Array | null } | null {
+  const { cfg, opts, rows } = d;
+  const v = cfg.vocabSize;
+  let mask: Float32Array | null = null;
+  let marks: Float32Array | null = null;
+  for (let r = 0; r < rows.gen.length; r++) {
+    const g = rows.gen[r];
+    if (forced[r] >= 0 || g.length !== t) continue;
+    const rc = opts.constraints?.[r];
+    if (rc) {
+      mask ??= new Float32Array(rows.gen.length * v);
+      const ok = rc.allowed(g, cfg.completionLength);
+      for (let i = 0; i < v; i++) if (!ok[i]) mask[r * v + i] = -Infinity;
+    }
+    const marked = cfg.copyGate ? (opts.copy?.[r]?.(g) ?? []) : [];
+    if (marked.length > 0) {
+      marks ??= new Float32Array(rows.gen.length * v);
+      for (const id of marked) marks[r * v + id] = 1;
+    }
+  }
+  return mask || marks ? { mask, marks } : null;
+}
+
 /** The fewest steps a round runs (where rows remain). */
 const MIN_REACH = 4;
 
@@ -171,6 +201,7 @@ async function deviceRounds(d: Drive): Promise<number> {
   const v = cfg.vocabSize;
   const stride = v + (cfg.copyGate ? 1 : 0);
   const width = stride + 1;
+  const temperature = d.opts.temperature;
   const bannedAdd = tf.tensor2d(Float32Array.from(d.banned, (x) => (x ? -Infinity : 0)), [1, v]);
   const noise = new Float32Array(b * v);
   let logits = d.logits;
@@ -188,11 +219,14 @@ async function deviceRounds(d: Drive): Promise<number> {
         const t = q + j;
         const forced = Int32Array.from(rows.gen, (g, r) => (t === c - 1 || rows.done[r] ? SPECIAL.eos : t < g.length ? g[t] : -1));
         // A row whose token here is known takes it whatever the noise: only the others need theirs.
-        if (d.temperature > 0) for (let r = 0; r < b; r++) if (forced[r] < 0) gumbelRow(d.seed, r, t, v, noise.subarray(r * v, (r + 1) * v));
+        if (temperature > 0) for (let r = 0; r < b; r++) if (forced[r] < 0) gumbelRow(d.seed, r, t, v, noise.subarray(r * v, (r + 1) * v));
+        const ahead = lookahead(d, t, forced);
         const cur = logits;
         const tok = tf.tidy(() => {
           let score: tf.Tensor = tf.slice(cur, [0, 0], [b, v]);
-          if (d.temperature > 0) score = tf.add(tf.div(score, d.temperature), tf.tensor2d(noise, [b, v]));
+          if (ahead?.marks) score = tf.add(score, tf.mul(tf.slice(cur, [0, v], [b, 1]), tf.tensor2d(ahead.marks, [b, v])));
+          if (temperature > 0) score = tf.add(tf.div(score, temperature), tf.tensor2d(noise, [b, v]));
+          if (ahead?.mask) score = tf.add(score, tf.tensor2d(ahead.mask, [b, v]));
           const proposed = tf.argMax(tf.add(score, bannedAdd), 1);
           const f = tf.tensor1d(forced, 'int32');
           return tf.where(tf.greaterEqual(f, tf.scalar(0, 'int32')), f, proposed) as tf.Tensor1D;
