@@ -1,7 +1,7 @@
 /**
  * One decoding step's attention for every row and head in plain loops: what
  * the WASM backend runs as one kernel (workers/wasmKernels.ts) where
- * planner.ts's extend takes some thirty small tensor ops per layer (split
+ * plannerCache.ts's extend takes some thirty small tensor ops per layer (split
  * heads, grow the cache, two products each for the prompt's and the
  * generated keys, scale, mask, softmax, merge heads). A decode pays tfjs's
  * cost per kernel on every token, and kernels, not arithmetic, were most of
