@@ -40,7 +40,7 @@ export function disposeCache(c: KvCache): void {
  * the copy gate's bonus as an extra last column [B, V + 1] when the planner
  * has one: the host adds it to the marked tokens (read back in one go).
  */
-export function decodeLogits(p: ParamMap, cfg: PlannerConfig, h: tf.Tensor): tf.Tensor2D {
+function decodeLogits(p: ParamMap, cfg: PlannerConfig, h: tf.Tensor): tf.Tensor2D {
   const b = h.shape[0];
   const logits = tf.reshape(unembed(p, cfg, h), [b, cfg.vocabSize]);
   return (cfg.copyGate ? tf.concat([logits, tf.reshape(copyGate(p, h), [b, 1])], 1) : logits) as tf.Tensor2D;
