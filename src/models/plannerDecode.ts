@@ -7,12 +7,13 @@
  * - one step at a time: each step's logits read back, the chosen tokens fed
  *   in (one read-back per token);
  * - in rounds (`deviceBlock`): the device proposes each token itself, the
- *   argmax of logit / T plus the same noise with no mask and no bonus, and
- *   feeds it back without a read-back; the host reads a round's logits back
+ *   argmax of logit / T plus the same noise, and feeds it back without a
+ *   read-back; it knows the mask and the bonus only for each row's first
+ *   token not yet chosen (`lookahead`). The host reads a round's logits back
  *   once and keeps each row's tokens up to the first one it would have
  *   chosen otherwise (with the token it chose there). Where the mask and
- *   the bonus do not change the winner, which a trained planner makes the
- *   rule, a whole completion batch takes one or two read-backs.
+ *   the bonus do not change the winner, a whole completion batch takes one
+ *   or two read-backs (docs/sampling.md says how often they do).
  *
  * Rows that finished keep stepping (with eos fed in) so shapes stay
  * batched; their outputs are ignored.
