@@ -12,6 +12,7 @@ import * as tf from '../../src/models/tf';
 import { decodeSafetensors, encodeSafetensors } from '../../src/models/safetensors';
 import { plannerLogProbs, type PlannerConfig } from '../../src/models/planner';
 import { plannerDecode } from '../../src/models/plannerDecode';
+import type { RowConstraint } from '../../src/text/instructionConstraint';
 import { disposeParams, type Params } from '../../src/models/params';
 import { plannerExampleBatch } from '../../src/models/plannerData';
 import { SPECIAL } from '../../src/text/tokenizer';
@@ -71,6 +72,22 @@ describe('the mixed model', () => {
     const values = await lp.data();
     tf.dispose([lp, prompt]);
     dec.logProbs.forEach((row, r) => row.forEach((x, t) => expect(Math.abs(x - values[r * c + t])).toBeLessThan(1e-4)));
+  });
+
+  it.each([[[2]], [[1, 2]]])('samples on the device as on the host, units %j replaced (the cache cut back past the harmonizers)', async (replaced) => {
+    const p = mixedParams(full, units(), harm, new Set(replaced));
+    const batch = plannerExampleBatch(tok, cfg, 3, 5);
+    const prompt = tf.tensor2d(batch.prompt, [3, batch.promptLength], 'int32');
+    // A constraint that refuses every other token by turns, so the device's proposals are often corrected and rounds cut back.
+    const constraint: RowConstraint = { allowed: (gen) => Uint8Array.from({ length: cfg.vocabSize }, (_, i) => ((i + gen.length) % 2 === 0 || i === SPECIAL.eos ? 1 : 0)) };
+    const opts = { temperature: 1, constraints: [constraint, constraint, null] };
+    const host = await plannerDecode(p, cfg, prompt, { ...opts, rng: new Random(4) });
+    const rounds = await plannerDecode(p, cfg, prompt, { ...opts, rng: new Random(4), deviceBlock: 6 });
+    prompt.dispose();
+    expect(rounds.tokens).toEqual(host.tokens);
+    expect(rounds.logProbs).toEqual(host.logProbs);
+    expect(rounds.corrections.constraint).toBeGreaterThan(0);
+    expect(rounds.readBacks).toBeLessThan(host.readBacks);
   });
 
   it('a replaced unit changes the loss; the harmonizer is what the forward reads', async () => {
