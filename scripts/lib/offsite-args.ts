@@ -45,6 +45,7 @@ usage: npm run offsite -- --agent planner|grounder [options]
   --lora R             LoRA adapters of rank R (alpha 2R) on every unit the emulator keeps,
                        instead of the end units' weights
   --lora-lr X          LoRA's learning rate, 0 < X < 1 (default ${loraOfRank(1).lr}; needs --lora)
+  --tune-table yes|no  the adapters also carry the token table, tuned at their rate (default no)
   --mask-group N       middle units per group of the sampled masks (default 2: consecutive pairs;
                        the number of middle units: one group, every score compared with every other)
   --harmonizer-lr X    the harmonizers' learning rate, 0 < X < 1 (default ${HARMONIZER_LR})
@@ -63,7 +64,7 @@ Exit status: 0 done, 1 the comparison or the browser failed, 2 bad arguments.`;
 
 const FLAGS = [
   'agent', 'preset', 'seed', 'data-seed', 'tasks', 'test-states', 'public', 'replace-steps', 'tune-steps', 'batch', 'tune-lr',
-  'emulator-scale', 'lora', 'lora-lr', 'mask-group', 'harmonizer-lr', 'distill', 'out', 'backend', 'threads',
+  'emulator-scale', 'lora', 'lora-lr', 'tune-table', 'mask-group', 'harmonizer-lr', 'distill', 'out', 'backend', 'threads',
 ] as const;
 
 /** A rate for --tune-lr and --lora-lr: a number strictly between 0 and 1. */
@@ -118,6 +119,8 @@ export function parseOffsiteArgs(argv: readonly string[], now: Date = new Date()
     if (seen.has(key)) throw new UsageError(`--emulator-scale ${key} was given twice.`);
     seen.add(key);
   }
+  const table = given.get('tune-table');
+  if (table !== undefined && table !== 'yes' && table !== 'no') throw new UsageError(`--tune-table must be yes or no, got "${table}".`);
   const loraRank = given.has('lora') ? positiveInteger('lora', given.get('lora') as string) : null;
   const options: OffsiteOptions = {
     agent,
@@ -134,6 +137,7 @@ export function parseOffsiteArgs(argv: readonly string[], now: Date = new Date()
     scales: scales.length > 0 ? scales : d.scales.map((s) => ({ ...s })),
     lora: loraRank === null ? null : loraOfRank(loraRank, given.has('lora-lr') ? rate('lora-lr', given.get('lora-lr') as string) : undefined),
     ...(given.has('distill') ? { distill: distillWeight(given.get('distill') as string) } : {}),
+    ...(table === 'yes' ? { tuneTable: true } : {}),
     ...(given.has('mask-group') ? { maskGroup: positiveInteger('mask-group', given.get('mask-group') as string) } : {}),
     ...(given.has('harmonizer-lr') ? { harmonizerLr: rate('harmonizer-lr', given.get('harmonizer-lr') as string) } : {}),
   };

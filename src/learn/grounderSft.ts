@@ -159,7 +159,8 @@ export function makeGrounderSft(params: Params, cfg: GrounderConfig, opts: Groun
   const lora = opts.lora;
   // Merged adapters are not read by loraParams: training them would change nothing the model computes.
   if (lora?.merged) throw new Error('makeGrounderSft: unmerge the LoRA adapters before training them');
-  const vars = lora ? loraTrainables(lora) : trainableVars(params, opts.frozen);
+  // Under LoRA the base is frozen except what the caller left trainable (offsite tuning's token table).
+  const vars = [...(lora ? loraTrainables(lora) : []), ...trainableVars(params, opts.frozen)];
   if (vars.length === 0) throw new Error('makeGrounderSft: nothing to train (every parameter is frozen and no LoRA was given)');
   const offsetWeight = opts.offsetWeight ?? 1;
 

@@ -80,7 +80,8 @@ export function applyStep(opt: tf.Optimizer, vars: tf.Variable[], lossFn: () => 
 
 export function makePlannerSft(params: Params, cfg: PlannerConfig, opts: PlannerSftOptions): PlannerSft {
   const lora = opts.lora;
-  const vars = lora ? loraTrainables(lora) : Object.values(params).filter((v) => v.trainable);
+  // Under LoRA the base is frozen except what the caller left trainable (offsite tuning's token table).
+  const vars = [...(lora ? loraTrainables(lora) : []), ...Object.values(params).filter((v) => v.trainable)];
   if (vars.length === 0) throw new Error('makePlannerSft: nothing to train (all parameters frozen and no LoRA)');
   const opt = flatAdam(opts.lr);
   return {

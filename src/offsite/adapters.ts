@@ -6,6 +6,10 @@
  * - lora: low-rank deltas A·B (lora.ts) on the 2-D weights of every unit the
  *   emulator did not replace (a replaced unit has no weights in E to adapt,
  *   and its harmonizer has no counterpart in M).
+ * Either kind may also carry the agent's token table, tuned whole (`tables`):
+ * the emulator ships it as it is, so tuning it shows the data owner nothing
+ * new, and on the demo planner it carries much of full fine-tuning's gain
+ * that no unit's weights do (docs/offsite.md).
  * Nothing else may be inside: checkAdapters fails on any other name.
  */
 import { parseConfig } from '../models/checkpoint';
@@ -22,6 +26,13 @@ export interface Adapters {
   readonly tensors: Readonly<Record<string, TensorData>>;
   /** LoRA's rank and scale (the delta is (alpha / rank)·A·B); only for kind lora. */
   readonly lora?: { rank: number; alpha: number };
+  /** Weights outside every unit carried whole, tuned: only the agent's token table (tokenTables). */
+  readonly tables?: readonly string[];
+}
+
+/** The token table of each agent: the one weight outside the units that adapters may carry. */
+export function tokenTables(cfg: OffsiteModelConfig): string[] {
+  return [cfg.model === 'grounder' ? 'text.tok' : 'tok'];
 }
 
 /** The weight names end-unit adapters of this config carry: exactly the adapter units' own. */
@@ -47,6 +58,11 @@ export function checkAdapters(a: Adapters): Adapters {
     if (!a.lora || !(a.lora.rank >= 1)) throw new Error('adapters: LoRA adapters without their rank');
     allowed = new Set(loraTargetsOf(a.config, a.units).flatMap((w) => [`${w}.lora_a`, `${w}.lora_b`]));
   } else throw new Error(`adapters: unknown kind ${String((a as { kind?: unknown }).kind)}`);
+  const tables = a.tables ?? [];
+  const own = tokenTables(a.config);
+  const foreign = tables.filter((n) => !own.includes(n));
+  if (foreign.length > 0) throw new Error(`adapters: ${foreign.join(', ')} is no token table of this model (${own.join(', ')})`);
+  for (const n of tables) allowed.add(n);
   const extra = Object.keys(a.tensors).filter((n) => !allowed.has(n));
   if (extra.length > 0) throw new Error(`adapters: carry non-adapter tensors ${extra.join(', ')}`);
   const missing = [...allowed].filter((n) => !(n in a.tensors));
@@ -65,6 +81,7 @@ export function writeAdapters(a: Adapters): Uint8Array {
     config: JSON.stringify(a.config),
     units: JSON.stringify(a.units),
     ...(a.lora ? { lora: JSON.stringify(a.lora) } : {}),
+    ...(a.tables?.length ? { tables: JSON.stringify(a.tables) } : {}),
   });
 }
 
@@ -79,5 +96,6 @@ export function readAdapters(bytes: Uint8Array): Adapters {
     units: JSON.parse(metadata.units) as string[],
     tensors,
     ...(metadata.lora ? { lora: JSON.parse(metadata.lora) as { rank: number; alpha: number } } : {}),
+    ...(metadata.tables ? { tables: JSON.parse(metadata.tables) as string[] } : {}),
   });
 }

@@ -68,6 +68,8 @@ export interface OffsiteSettings {
   lora?: { rank: number; alpha: number; lr: number };
   /** Middle units per mask group while harmonizers and scores learn (absent: 2, consecutive pairs). */
   maskGroup?: number;
+  /** The adapters carry the token table too, tuned at the adapters' rate. */
+  tuneTable?: boolean;
   /** Weight λ of distillation to M in the harmonizers' loss (task loss + λ·KL, distill.ts); absent or 0: the task loss alone. */
   distill?: number;
 }

@@ -175,6 +175,7 @@ export async function runComparison<Item, Test extends Item, B extends OffsiteBa
           lr: s.lora ? s.lora.lr : s.tuneLr,
           ...(agent.clipNorm !== undefined ? { clipNorm: agent.clipNorm } : {}),
           ...(s.lora ? { lora: { rank: s.lora.rank, alpha: s.lora.alpha, seed: s.seed } } : {}),
+          ...(s.tuneTable ? { tuneTable: true } : {}),
           onProgress: (p) => i.onProgress?.(phase, p.step + 1, s.tuneSteps),
         }),
       );

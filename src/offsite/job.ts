@@ -46,6 +46,7 @@ export function offsiteSettings(o: OffsiteOptions): OffsiteSettings {
     seed: o.seed,
     ...(o.lora ? { lora: { ...o.lora } } : {}),
     ...(o.distill ? { distill: o.distill } : {}),
+    ...(o.tuneTable ? { tuneTable: true } : {}),
     ...(o.harmonizerLr !== undefined ? { harmonizerLr: o.harmonizerLr } : {}),
     ...(o.maskGroup !== undefined ? { maskGroup: o.maskGroup } : {}),
   };

@@ -41,6 +41,8 @@ export interface OffsiteOptions {
   scales: Scale[];
   /** LoRA adapters on every unit the emulator keeps instead of the end units' weights, or null. */
   lora: OffsiteLora | null;
+  /** The adapters also carry the agent's token table, tuned at the adapters' rate (absent: false). */
+  tuneTable?: boolean;
   /** Weight of distillation to the full model in the harmonizers' loss (absent: 0, the task loss alone). */
   distill?: number;
   /** The harmonizers' Adam learning rate (absent: DEFAULT_OFFSITE's). */
@@ -100,6 +102,7 @@ export function checkOffsiteOptions(o: OffsiteOptions): void {
   if (o.privateSet !== undefined && o.privateSet !== 'held-out' && o.privateSet !== 'own-screenshots') throw new Error(`privateSet must be held-out or own-screenshots; got ${JSON.stringify(o.privateSet)}.`);
   if (o.privateSet === 'own-screenshots' && o.agent !== 'grounder') throw new Error('privateSet own-screenshots is for the grounder: a screenshot with a marked target is a grounding example, not a planner state.');
   if (o.maskGroup !== undefined) whole('maskGroup', o.maskGroup, 1);
+  if (o.tuneTable !== undefined && typeof o.tuneTable !== 'boolean') throw new Error(`tuneTable must be true or false; got ${JSON.stringify(o.tuneTable)}.`);
   if (o.harmonizerLr !== undefined && !(o.harmonizerLr > 0 && o.harmonizerLr < 1)) throw new Error(`harmonizerLr must be in (0, 1); got ${o.harmonizerLr}.`);
   if (o.distill !== undefined && !(o.distill >= 0 && o.distill <= 100)) throw new Error(`distill must be a weight from 0 to 100; got ${o.distill}.`);
   if (o.lora) {

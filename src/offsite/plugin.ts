@@ -1,7 +1,8 @@
 /**
  * The model owner's side, last step: plug the returned adapters into the
  * full model. End units overwrite the adapter units' weights; LoRA adds
- * (alpha / rank)·A·B to each adapted weight. Every other weight is the full
+ * (alpha / rank)·A·B to each adapted weight; a token table the adapters
+ * carry overwrites the model's. Every other weight is the full
  * model's own. The same function puts adapters on an emulator's weights for
  * the data owner's own evaluation (emulator fine-tuning).
  */
@@ -19,15 +20,18 @@ export function plugIn(full: ParamMap, a: Adapters): { params: ParamMap; dispose
     if (!t) throw new Error(`plugIn: the model has no ${name}`);
     return t;
   };
+  const replace = (name: string) => {
+    const t = a.tensors[name];
+    const old = base(name);
+    if (old.shape.join() !== t.shape.join()) throw new Error(`plugIn: ${name} is [${t.shape}] in the adapters, [${old.shape}] in the model`);
+    const x = tf.tensor(t.data, t.shape, 'float32');
+    made.push(x);
+    out[name] = x;
+  };
   if (a.kind === 'end-units') {
-    for (const [name, t] of Object.entries(a.tensors)) {
-      const old = base(name);
-      if (old.shape.join() !== t.shape.join()) throw new Error(`plugIn: ${name} is [${t.shape}] in the adapters, [${old.shape}] in the model`);
-      const x = tf.tensor(t.data, t.shape, 'float32');
-      made.push(x);
-      out[name] = x;
-    }
+    for (const name of Object.keys(a.tensors)) replace(name);
   } else {
+    for (const name of a.tables ?? []) replace(name);
     const { rank, alpha } = a.lora as { rank: number; alpha: number };
     for (const w of loraTargetsOf(a.config, a.units)) {
       const [A, B] = [a.tensors[`${w}.lora_a`], a.tensors[`${w}.lora_b`]];

@@ -45,7 +45,7 @@ export function offsiteMarkdown(r: OffsiteReport): string {
     '',
     `Private set: ${r.info.privateSet}. Backend ${r.info.backend}; wall ${r.info.wallSeconds.toFixed(0)} s.`,
     ...(r.info.command ? [`Command: \`${r.info.command}\`.`] : []),
-    `Steps: harmonizers and importance ${c.settings.replaceSteps}, tuning ${c.settings.tuneSteps} (batch ${c.settings.batchSize}). ${c.settings.maskGroup ? `Mask groups of ${c.settings.maskGroup}. ` : ''}Adapters: ${c.settings.lora ? `LoRA rank ${c.settings.lora.rank}, alpha ${c.settings.lora.alpha}, lr ${c.settings.lora.lr}, on every unit the emulator keeps` : 'the end units'}.${c.settings.distill ? ` Harmonizers distilled to M (task loss + ${c.settings.distill} × the distance to M).` : ''}`,
+    `Steps: harmonizers and importance ${c.settings.replaceSteps}, tuning ${c.settings.tuneSteps} (batch ${c.settings.batchSize}). ${c.settings.maskGroup ? `Mask groups of ${c.settings.maskGroup}. ` : ''}Adapters: ${c.settings.lora ? `LoRA rank ${c.settings.lora.rank}, alpha ${c.settings.lora.alpha}, lr ${c.settings.lora.lr}, on every unit the emulator keeps` : 'the end units'}${c.settings.tuneTable ? ', with the token table' : ''}.${c.settings.distill ? ` Harmonizers distilled to M (task loss + ${c.settings.distill} × the distance to M).` : ''}`,
     '',
     reportTable(r),
     '',
