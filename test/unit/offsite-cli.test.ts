@@ -63,6 +63,8 @@ describe('npm run offsite arguments', () => {
     expect(args(['--agent', 'planner', '--harmonizer-lr', '0.01']).options.harmonizerLr).toBe(0.01);
     expect(args(['--agent', 'planner']).options.harmonizerLr).toBeUndefined();
     expect(args(['--agent', 'planner', '--mask-group', '4']).options.maskGroup).toBe(4);
+    expect(args(['--agent', 'planner', '--lora', '4', '--tune-table', 'yes']).options.tuneTable).toBe(true);
+    expect(args(['--agent', 'planner', '--tune-table', 'no']).options.tuneTable).toBeUndefined();
     // The defaults given are valid for the worker too.
     for (const argv of [['--agent', 'planner'], ['--agent', 'grounder', '--lora', '2']]) expect(() => checkOffsiteOptions(args(argv).options)).not.toThrow();
   });
@@ -88,6 +90,7 @@ describe('npm run offsite arguments', () => {
     [['--agent', 'planner', '--distill', '-1'], /--distill must be a weight from 0 to 100, got "-1"/],
     [['--agent', 'planner', '--distill', 'much'], /--distill must be a weight from 0 to 100/],
     [['--agent', 'planner', '--mask-group', '0'], /--mask-group must be 1 or more/],
+    [['--agent', 'planner', '--tune-table', 'true'], /--tune-table must be yes or no, got "true"/],
     [['--agent', 'planner', '--harmonizer-lr', '2'], /--harmonizer-lr must be a number with 0 < X < 1, got "2"/],
     [['--agent', 'planner', '--emulator-scale', '0.5'], /--emulator-scale takes ALPHA:BETA \(e.g. 0.5:1\), got "0.5"/],
     [['--agent', 'planner', '--emulator-scale', '1:1'], /replace ratio ALPHA must be in \[0, 1\)/],
@@ -108,7 +111,7 @@ describe('npm run offsite arguments', () => {
 
   it('has help that names every option and the defaults', () => {
     expect(parseOffsiteArgs(['--agent', 'x', '--help'])).toEqual({ help: true });
-    for (const flag of ['--agent', '--preset', '--seed', '--data-seed', '--tasks', '--test-states', '--public', '--replace-steps', '--tune-steps', '--batch', '--tune-lr', '--emulator-scale', '--lora', '--lora-lr', '--mask-group', '--harmonizer-lr', '--distill', '--out', '--backend', '--threads']) {
+    for (const flag of ['--agent', '--preset', '--seed', '--data-seed', '--tasks', '--test-states', '--public', '--replace-steps', '--tune-steps', '--batch', '--tune-lr', '--emulator-scale', '--lora', '--lora-lr', '--tune-table', '--mask-group', '--harmonizer-lr', '--distill', '--out', '--backend', '--threads']) {
       expect(OFFSITE_HELP).toContain(`${flag} `);
     }
     expect(OFFSITE_HELP).toContain('0.5:1 and 0:0.25');

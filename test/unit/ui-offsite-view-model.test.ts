@@ -146,6 +146,16 @@ describe('the Offsite view sizes and URL', () => {
     expect(o.lora).toEqual({ rank: 4, alpha: 8, lr: 5e-3 });
     expect(() => checkOffsiteOptions(o)).not.toThrow();
     expect(offsiteOptions('planner', 'demo', 'standard').lora).toBeNull();
+    expect(o.tuneTable).toBeUndefined();
+  });
+
+  it('asks for LoRA with the token table under adapters=lora-table, and the worker accepts it', () => {
+    expect(choicesFromUrl('?adapters=lora-table').adapters).toBe('lora-table');
+    const o = offsiteOptions('planner', 'demo', 'large', 'held-out', 'lora-table');
+    expect(o.lora).toEqual({ rank: 4, alpha: 8, lr: 5e-3 });
+    expect(o.tuneTable).toBe(true);
+    expect(() => checkOffsiteOptions(o)).not.toThrow();
+    expect(() => checkOffsiteOptions({ ...o, tuneTable: 'yes' as unknown as boolean })).toThrow(/tuneTable must be true or false/);
   });
 
   it('asks for the own screenshots only for the grounder', () => {

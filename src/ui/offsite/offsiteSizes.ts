@@ -31,8 +31,8 @@ const LARGE: Record<OffsiteAgentName, Partial<OffsiteOptions>> = {
 /** Where the data owner's private data comes from: held-out web tasks, or the person's own marked screenshots (the grounder only). */
 export type PrivateChoice = 'held-out' | 'own';
 
-/** What the data owner tunes and sends back: the papers' end units, or LoRA on every unit the emulator keeps. */
-export const ADAPTER_CHOICES = ['end-units', 'lora'] as const;
+/** What the data owner tunes and sends back: the papers' end units, or LoRA on every unit the emulator keeps, with or without the token table. */
+export const ADAPTER_CHOICES = ['end-units', 'lora', 'lora-table'] as const;
 export type AdapterChoice = (typeof ADAPTER_CHOICES)[number];
 /** The rank docs/offsite.md measured LoRA at. */
 export const VIEW_LORA_RANK = 4;
@@ -40,6 +40,7 @@ export const VIEW_LORA_RANK = 4;
 export const ADAPTER_LABELS: Record<AdapterChoice, string> = {
   'end-units': 'the end units (first and last sub-block, as in the papers)',
   lora: `LoRA, rank ${VIEW_LORA_RANK}, on every unit the emulator keeps`,
+  'lora-table': `LoRA, rank ${VIEW_LORA_RANK}, on every unit the emulator keeps, and the token table`,
 };
 
 export function offsiteOptions(agent: OffsiteAgentName, preset: OffsitePreset, size: OffsiteSize, privateSet: PrivateChoice = 'held-out', adapters: AdapterChoice = 'end-units'): OffsiteOptions {
@@ -51,7 +52,8 @@ export function offsiteOptions(agent: OffsiteAgentName, preset: OffsitePreset, s
     ...(size === 'quick' ? QUICK[agent] : size === 'large' ? LARGE[agent] : {}),
     agent,
     preset,
-    lora: adapters === 'lora' ? loraOfRank(VIEW_LORA_RANK) : null,
+    lora: adapters === 'end-units' ? null : loraOfRank(VIEW_LORA_RANK),
+    ...(adapters === 'lora-table' ? { tuneTable: true } : {}),
     ...(own ? { privateSet: 'own-screenshots' as const } : {}),
   };
 }
