@@ -43,6 +43,35 @@ export function rateDifference(a: number, na: number, b: number, nb: number): In
   };
 }
 
+/**
+ * Newcombe's interval for paired data (method 10 of Newcombe 1998, "based on
+ * paired data") of rate(b) − rate(a), where a[i] and b[i] are the same item
+ * measured twice: the Wilson limits of each rate, combined with the
+ * correlation φ of the 2×2 table of pairs. At φ = 0 it is rateDifference;
+ * the more the two agree item by item, the narrower it gets.
+ */
+export function pairedRateDifference(a: readonly boolean[], b: readonly boolean[]): Interval {
+  if (a.length !== b.length) throw new Error(`pairedRateDifference: ${a.length} and ${b.length} items are no pairs`);
+  const n = a.length;
+  if (n === 0) return { low: -1, high: 1 };
+  let both = 0, onlyB = 0, onlyA = 0;
+  for (let i = 0; i < n; i++) {
+    if (a[i] && b[i]) both++;
+    else if (b[i]) onlyB++;
+    else if (a[i]) onlyA++;
+  }
+  const neither = n - both - onlyB - onlyA;
+  const [kb, ka] = [both + onlyB, both + onlyA];
+  const [pb, pa] = [kb / n, ka / n];
+  const [wb, wa] = [wilson(kb, n), wilson(ka, n)];
+  const margins = kb * (n - kb) * ka * (n - ka);
+  const phi = margins > 0 ? (both * neither - onlyB * onlyA) / Math.sqrt(margins) : 0;
+  const d = pb - pa;
+  const below = Math.sqrt(Math.max(0, (pb - wb.low) ** 2 - 2 * phi * (pb - wb.low) * (wa.high - pa) + (wa.high - pa) ** 2));
+  const above = Math.sqrt(Math.max(0, (wb.high - pb) ** 2 - 2 * phi * (wb.high - pb) * (pa - wa.low) + (pa - wa.low) ** 2));
+  return { low: d - below, high: d + above };
+}
+
 /** Two-sided 95% Student-t critical values for 1 to 30 degrees of freedom. */
 const T95 = [
   12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.306, 2.2622, 2.2281, 2.201, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.093, 2.086, 2.0796, 2.0739, 2.0687,

@@ -43,6 +43,8 @@ export interface OffsiteRow {
   interval: Interval;
   /** Mean completion cross-entropy per token (nats) on the same states; the grounder SFT loss (cell + offset) for the grounder. */
   loss: number;
+  /** Whether each test item was a hit, in test order: every row is measured on the same items, so two rows pair up (absent in reports before 7 Dec). */
+  hit?: boolean[];
 }
 
 /** An emulator scale: replace ratio α of the middle units, rank ratio β of the kept attention projections. */
@@ -147,7 +149,8 @@ export function plannerAgent(full: Params, cfg: PlannerConfig, tok: Tokenizer): 
     distillOf: plannerDistillLoss(cfg),
     hits: async (p, test) => {
       const e = await evalPlanner(p, cfg, tok, test, { batchSize: 32, constrained: true });
-      return { k: e.rows.filter((r) => r.exact).length, n: e.states };
+      const hit = e.rows.map((r) => r.exact);
+      return { k: hit.filter(Boolean).length, n: e.states, hit };
     },
     evalBatch: 32,
     clipNorm: 1,

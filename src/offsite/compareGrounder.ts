@@ -54,7 +54,7 @@ export function grounderAgent(full: Params, cfg: GrounderConfig, tok: Tokenizer,
     distillOf: grounderDistillLoss(cfg),
     hits: async (p, test) => {
       const e = await evalGrounder(p, cfg, tok, test, { batchSize: EVAL_BATCH, paint });
-      return { k: e.hits, n: e.n };
+      return { k: e.hits, n: e.n, hit: e.points.map((x) => x.hit) };
     },
     evalBatch: EVAL_BATCH,
   };

@@ -29,7 +29,8 @@ export interface OffsiteAgent<Item, Test extends Item, B extends OffsiteBatch> {
   /** How far a mixed model is from the teacher on a batch (distill.ts), for harmonizers distilled to M. */
   distillOf(student: ParamMap, teacher: ParamMap, b: B): tf.Scalar;
   /** Test items the model gets right (greedy), out of how many. */
-  hits(p: ParamMap, test: readonly Test[]): Promise<{ k: number; n: number }>;
+  /** Hits on the test items, with each item's in test order. */
+  hits(p: ParamMap, test: readonly Test[]): Promise<{ k: number; n: number; hit: boolean[] }>;
   /** Items per evaluation batch, for the test loss too. */
   evalBatch: number;
   /** The agent's SFT gradient clipping, kept for every tuning here (the grounder's SFT has none). */
@@ -66,7 +67,7 @@ export async function runComparison<Item, Test extends Item, B extends OffsiteBa
   const batchOf = (items: readonly Item[]) => agent.batch(items);
 
   const measure = async (name: RowName, p: ParamMap, scale?: Scale): Promise<OffsiteRow> => {
-    const { k, n } = await agent.hits(p, i.privateTest);
+    const { k, n, hit } = await agent.hits(p, i.privateTest);
     let total = 0;
     for (let at = 0; at < i.privateTest.length; at += agent.evalBatch) {
       const chunk = i.privateTest.slice(at, at + agent.evalBatch);
@@ -74,7 +75,7 @@ export async function runComparison<Item, Test extends Item, B extends OffsiteBa
       total += (await l.data())[0] * chunk.length;
       l.dispose();
     }
-    return { name, ...(scale ? { scale } : {}), n, k, exact: k / n, interval: wilson(k, n), loss: total / i.privateTest.length };
+    return { name, ...(scale ? { scale } : {}), n, k, exact: k / n, interval: wilson(k, n), loss: total / i.privateTest.length, hit };
   };
   const pluggedRow = async (name: RowName, a: Adapters, scale: Scale): Promise<OffsiteRow> => {
     const plugged = plugIn(agent.full, a);

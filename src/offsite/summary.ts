@@ -4,10 +4,11 @@
  *   exact match and in test loss (the loss share is steadier on few states);
  * - privacy: the gap plug-in − emulator fine-tuning, with Newcombe's interval;
  * - ScaleOT against Offsite-Tuning: plug-in − uniform-drop plug-in, likewise.
- * The intervals treat the rows as independent samples, which is
- * conservative: every row is measured on the same test states.
+ * Every row is measured on the same test items, so where the rows keep each
+ * item's hit the intervals are Newcombe's for paired data; reports written
+ * before they kept them get the independent samples' interval, which is wider.
  */
-import { rateDifference, type Interval } from '../learn/stats';
+import { pairedRateDifference, rateDifference, type Interval } from '../learn/stats';
 import type { OffsiteComparison, OffsiteRow, RowName, Scale } from './compare';
 
 export interface ScaleSummary {
@@ -16,9 +17,16 @@ export interface ScaleSummary {
   gainShareExact: number;
   /** The same share in test loss (lower is better, so the signs flip consistently). */
   gainShareLoss: number;
-  privacyGap: { value: number; interval: Interval };
+  privacyGap: Difference;
   /** Null where the comparison has no uniform-drop rows (α = 0: nothing dropped). */
-  overUniformDrop: { value: number; interval: Interval } | null;
+  overUniformDrop: Difference | null;
+}
+
+/** b − a in rate, with a 95% interval; paired when both rows kept their items' hits. */
+export interface Difference {
+  value: number;
+  interval: Interval;
+  paired: boolean;
 }
 
 /** (plug − zero) / (full − zero), higher = better; none when full fine-tuning did not improve on zero-shot (a share of a loss is no share). */
@@ -27,8 +35,10 @@ const share = (zero: number, plug: number, full: number, higherIsBetter: boolean
   return gain > 0 ? (higherIsBetter ? plug - zero : zero - plug) / gain : NaN;
 };
 
-function difference(a: OffsiteRow, b: OffsiteRow): { value: number; interval: Interval } {
-  return { value: b.exact - a.exact, interval: rateDifference(a.exact, a.n, b.exact, b.n) };
+function difference(a: OffsiteRow, b: OffsiteRow): Difference {
+  const paired = !!a.hit && !!b.hit && a.hit.length === b.hit.length;
+  const interval = paired ? pairedRateDifference(a.hit as boolean[], b.hit as boolean[]) : rateDifference(a.exact, a.n, b.exact, b.n);
+  return { value: b.exact - a.exact, interval, paired };
 }
 
 export function summarise(c: OffsiteComparison): ScaleSummary[] {
@@ -61,7 +71,7 @@ export function summarise(c: OffsiteComparison): ScaleSummary[] {
 /** The summaries as Markdown lines (report.md, docs). */
 export function summaryLines(s: readonly ScaleSummary[], metric = 'exact-match'): string[] {
   const pts = (x: number) => (100 * x).toFixed(1);
-  const diff = (d: { value: number; interval: Interval }) => `${pts(d.value)} points [${pts(d.interval.low)}, ${pts(d.interval.high)}]`;
+  const diff = (d: Difference) => `${pts(d.value)} points [${pts(d.interval.low)}, ${pts(d.interval.high)}]${d.paired ? ' (paired)' : ''}`;
   const pc = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(0)}%` : 'n/a (full fine-tuning gained nothing)');
   return s.map(
     (x) =>

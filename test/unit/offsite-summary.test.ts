@@ -39,6 +39,18 @@ describe('summarise', () => {
     expect(summaryLines([sa])[0]).toContain('plug-in reaches 90% of full fine-tuning');
   });
 
+  it('pairs the rows item by item where they kept their hits: the same difference, a narrower interval', () => {
+    // The uniform-drop plug-in hits items 0–19, ScaleOT's plug-in the same 20 and 8 more: 8 points, every discordant pair in its favour.
+    const hits = (k: number) => Array.from({ length: 100 }, (_, i) => i < k);
+    const withHits = rows.map((r) => (r.scale === a && (r.name === 'plug-in' || r.name === 'offsite-tuning plug-in') ? { ...r, hit: hits(r.k) } : r));
+    const [sa] = summarise(comparison(withHits, [a]));
+    expect(sa.overUniformDrop?.paired).toBe(true);
+    expect(sa.overUniformDrop?.value).toBeCloseTo(0.08, 12);
+    expect(sa.overUniformDrop?.interval.low).toBeGreaterThan(0); // unpaired it includes 0 (above)
+    expect(sa.privacyGap.paired).toBe(false); // the emulator row kept no hits
+    expect(summaryLines([sa])[0]).toMatch(/plug-in − uniform-drop plug-in 8\.0 points \[[0-9.]+, [0-9.]+\] \(paired\)/);
+  });
+
   it('has no lead over uniform drop where there are no uniform-drop rows', () => {
     const noDrop = rows.filter((r) => !(r.scale === b && r.name.startsWith('offsite-tuning')));
     const [, sb] = summarise(comparison(noDrop, [a, b]));

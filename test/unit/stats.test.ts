@@ -1,10 +1,11 @@
 /**
  * The shared interval arithmetic against values computed by hand or quoted
  * from the literature: Wilson (textbook), Newcombe's method 10 (his 1998
- * worked example), the t-interval of three seeds, and the t table's tail.
+ * worked examples, independent and paired), the t-interval of three seeds, and the t table's tail.
  */
 import { describe, expect, it } from 'vitest';
-import { meanInterval, rateDifference, sign, t95, wilson, wilsonOfRate } from '../../src/learn/stats';
+import { meanInterval, pairedRateDifference, rateDifference, sign, t95, wilson, wilsonOfRate } from '../../src/learn/stats';
+import { Random } from '../../src/learn/random';
 
 describe('interval arithmetic', () => {
   it('Wilson 95% intervals: 0/10, 5/10, 80/100', () => {
@@ -30,6 +31,64 @@ describe('interval arithmetic', () => {
     const r = rateDifference(56 / 70, 70, 48 / 80, 80);
     expect(r.low).toBeCloseTo(-0.3339, 4);
     expect(r.high).toBeCloseTo(-0.0524, 4);
+  });
+
+  /** Items measured twice, from the paired 2×2 table: both hit, only B, only A, neither. */
+  const pairs = (both: number, onlyB: number, onlyA: number, neither: number) => {
+    const a: boolean[] = [];
+    const b: boolean[] = [];
+    const put = (k: number, x: boolean, y: boolean) => {
+      for (let i = 0; i < k; i++) (a.push(x), b.push(y));
+    };
+    put(both, true, true);
+    put(onlyB, false, true);
+    put(onlyA, true, false);
+    put(neither, false, false);
+    return { a, b };
+  };
+
+  it("Newcombe's paired interval: 36 both, 12 and 2 discordant, 0 neither is 0.2 [0.0569, 0.3404] (his example)", () => {
+    const { a, b } = pairs(36, 12, 2, 0);
+    const d = pairedRateDifference(a, b);
+    expect(d.low).toBeCloseTo(0.0569, 4);
+    expect(d.high).toBeCloseTo(0.3404, 4);
+    const r = pairedRateDifference(b, a);
+    expect(r.low).toBeCloseTo(-0.3404, 4);
+    expect(r.high).toBeCloseTo(-0.0569, 4);
+    // Uncorrelated pairs (φ = 0) give the independent samples' interval.
+    const z = pairs(10, 10, 10, 10);
+    expect(pairedRateDifference(z.a, z.b)).toEqual(rateDifference(0.5, 40, 0.5, 40));
+    expect(() => pairedRateDifference([true], [true, false])).toThrow(/no pairs/);
+  });
+
+  it('the paired interval covers a true difference about 95% of the time, and is narrower than the unpaired one when the two agree', () => {
+    // Two models that agree on most items: A hits with 0.45, B with 0.50, discordant on 11% of items.
+    const rng = new Random(5);
+    const n = 200;
+    let covered = 0;
+    let pairedWidth = 0;
+    let unpairedWidth = 0;
+    const runs = 2000;
+    for (let r = 0; r < runs; r++) {
+      const a: boolean[] = [];
+      const b: boolean[] = [];
+      for (let i = 0; i < n; i++) {
+        const u = rng.next();
+        // P(both) 0.42, P(only B) 0.08, P(only A) 0.03, P(neither) 0.47: rates 0.45 and 0.50.
+        a.push(u < 0.42 || (u >= 0.5 && u < 0.53));
+        b.push(u < 0.5);
+      }
+      const d = pairedRateDifference(a, b);
+      if (d.low <= 0.05 && 0.05 <= d.high) covered++;
+      pairedWidth += d.high - d.low;
+      const ka = a.filter(Boolean).length;
+      const kb = b.filter(Boolean).length;
+      const u = rateDifference(ka / n, n, kb / n, n);
+      unpairedWidth += u.high - u.low;
+    }
+    expect(covered / runs).toBeGreaterThan(0.93);
+    expect(covered / runs).toBeLessThan(0.975);
+    expect(pairedWidth).toBeLessThan(0.6 * unpairedWidth);
   });
 
   it('t-interval of the mean: 0.02, 0.05, 0.08 is 0.05 ± 4.3027 · 0.03 / √3', () => {
