@@ -28,8 +28,7 @@ export interface OffsiteAgent<Item, Test extends Item, B extends OffsiteBatch> {
   lossOf(p: ParamMap, b: B): tf.Scalar;
   /** How far a mixed model is from the teacher on a batch (distill.ts), for harmonizers distilled to M. */
   distillOf(student: ParamMap, teacher: ParamMap, b: B): tf.Scalar;
-  /** Test items the model gets right (greedy), out of how many. */
-  /** Hits on the test items, with each item's in test order. */
+  /** Test items the model gets right (greedy), out of how many, and each item's hit in test order. */
   hits(p: ParamMap, test: readonly Test[]): Promise<{ k: number; n: number; hit: boolean[] }>;
   /** Items per evaluation batch, for the test loss too. */
   evalBatch: number;
