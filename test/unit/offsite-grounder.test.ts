@@ -201,4 +201,14 @@ describe('the data owner\'s tuning entry, grounder', () => {
     const back = readAdapters(writeAdapters(adapters));
     for (const n of names) expect(Array.from(back.tensors[n].data)).toEqual(Array.from(adapters.tensors[n].data));
   });
+
+  it('with the token table: the instruction encoder\'s table rides beside the factors, tuned, and nothing else outside a unit', async () => {
+    const e = await emulatorAt(0.5, 1, [middle()[1].index]);
+    const { adapters } = await tuneOnEmulator(e, { steps: 1, lr: 1e-2, lora: { rank: 2, alpha: 4 }, tuneTable: true, batch: (s) => batchAt(50 + s) });
+    expect(adapters.tables).toEqual(['text.tok']);
+    expect(Object.keys(adapters.tensors).filter((n) => !/\.lora_[ab]$/.test(n))).toEqual(['text.tok']);
+    const before = await full['text.tok'].data();
+    expect(adapters.tensors['text.tok'].data.some((v, i) => Math.abs(v - before[i]) > 1e-7)).toBe(true);
+    expect(readAdapters(writeAdapters(adapters)).tables).toEqual(['text.tok']);
+  });
 });
