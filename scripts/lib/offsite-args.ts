@@ -45,7 +45,11 @@ usage: npm run offsite -- --agent planner|grounder [options]
   --lora R             LoRA adapters of rank R (alpha 2R) on every unit the emulator keeps,
                        instead of the end units' weights
   --lora-lr X          LoRA's learning rate, 0 < X < 1 (default ${loraOfRank(1).lr}; needs --lora)
-  --tune-table yes|no  the adapters also carry the token table, tuned at their rate (default no)
+  --tune-table yes|no  the adapters also carry the token table, tuned whole (default no)
+  --tune-outside yes|no  the adapters also carry every weight outside the units (the token
+                       table, positions, heads; the grounder's screen encoder), tuned whole (default no)
+  --whole-lr X         the rate of the weights carried whole, 0 < X < 1 (default: the adapters';
+                       needs --tune-table or --tune-outside)
   --mask-group N       middle units per group of the sampled masks (default 2: consecutive pairs;
                        the number of middle units: one group, every score compared with every other)
   --harmonizer-lr X    the harmonizers' learning rate, 0 < X < 1 (default ${HARMONIZER_LR})
@@ -64,7 +68,7 @@ Exit status: 0 done, 1 the comparison or the browser failed, 2 bad arguments.`;
 
 const FLAGS = [
   'agent', 'preset', 'seed', 'data-seed', 'tasks', 'test-states', 'public', 'replace-steps', 'tune-steps', 'batch', 'tune-lr',
-  'emulator-scale', 'lora', 'lora-lr', 'tune-table', 'mask-group', 'harmonizer-lr', 'distill', 'out', 'backend', 'threads',
+  'emulator-scale', 'lora', 'lora-lr', 'tune-table', 'tune-outside', 'whole-lr', 'mask-group', 'harmonizer-lr', 'distill', 'out', 'backend', 'threads',
 ] as const;
 
 /** A rate for --tune-lr and --lora-lr: a number strictly between 0 and 1. */
@@ -119,8 +123,14 @@ export function parseOffsiteArgs(argv: readonly string[], now: Date = new Date()
     if (seen.has(key)) throw new UsageError(`--emulator-scale ${key} was given twice.`);
     seen.add(key);
   }
-  const table = given.get('tune-table');
-  if (table !== undefined && table !== 'yes' && table !== 'no') throw new UsageError(`--tune-table must be yes or no, got "${table}".`);
+  const yesNo = (flag: (typeof FLAGS)[number]): boolean => {
+    const v = given.get(flag);
+    if (v !== undefined && v !== 'yes' && v !== 'no') throw new UsageError(`--${flag} must be yes or no, got "${v}".`);
+    return v === 'yes';
+  };
+  const table = yesNo('tune-table');
+  const outside = yesNo('tune-outside');
+  if (given.has('whole-lr') && !table && !outside) throw new UsageError('--whole-lr is the rate of the weights carried whole: give --tune-table yes or --tune-outside yes too.');
   const loraRank = given.has('lora') ? positiveInteger('lora', given.get('lora') as string) : null;
   const options: OffsiteOptions = {
     agent,
@@ -137,7 +147,9 @@ export function parseOffsiteArgs(argv: readonly string[], now: Date = new Date()
     scales: scales.length > 0 ? scales : d.scales.map((s) => ({ ...s })),
     lora: loraRank === null ? null : loraOfRank(loraRank, given.has('lora-lr') ? rate('lora-lr', given.get('lora-lr') as string) : undefined),
     ...(given.has('distill') ? { distill: distillWeight(given.get('distill') as string) } : {}),
-    ...(table === 'yes' ? { tuneTable: true } : {}),
+    ...(table ? { tuneTable: true } : {}),
+    ...(outside ? { tuneOutside: true } : {}),
+    ...(given.has('whole-lr') ? { wholeLr: rate('whole-lr', given.get('whole-lr') as string) } : {}),
     ...(given.has('mask-group') ? { maskGroup: positiveInteger('mask-group', given.get('mask-group') as string) } : {}),
     ...(given.has('harmonizer-lr') ? { harmonizerLr: rate('harmonizer-lr', given.get('harmonizer-lr') as string) } : {}),
   };

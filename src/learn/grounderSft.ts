@@ -16,7 +16,7 @@
  * so a step sends them up once and reads back one small vector.
  */
 import * as tf from '../models/tf';
-import { flatAdam } from '../models/flatAdam';
+import { adamAtRates, ownRateOf } from '../models/splitAdam';
 import { CELL, GRID_CELLS, GRID_COLS, GRID_ROWS } from '../models/canvas';
 import { grounderForward, heatmap, type GrounderConfig } from '../models/grounder';
 import { grounderTensors, type GrounderBatch } from '../models/grounderData';
@@ -107,6 +107,8 @@ export interface GrounderSftConfig {
   lr: number;
   /** Train only these adapters (created with createLora on the same params, which froze the base). */
   lora?: Lora;
+  /** These trainable weights, by name, at their own rate (offsite tuning's weights carried whole). */
+  ownRate?: { lr: number; names: readonly string[] };
   /** Parameters left as they are, by name (without LoRA). */
   frozen?: (name: string) => boolean;
   /** SE-GUI attention filter: the previous stage's grounder, and τ (default 0.2). */
@@ -155,13 +157,14 @@ export function grounderSftLosses(
 
 export function makeGrounderSft(params: Params, cfg: GrounderConfig, opts: GrounderSftConfig): GrounderSft {
   if (!(opts.lr > 0)) throw new Error(`makeGrounderSft: lr must be > 0; got ${opts.lr}`);
-  const optimizer: tf.Optimizer = flatAdam(opts.lr);
   const lora = opts.lora;
   // Merged adapters are not read by loraParams: training them would change nothing the model computes.
   if (lora?.merged) throw new Error('makeGrounderSft: unmerge the LoRA adapters before training them');
-  // Under LoRA the base is frozen except what the caller left trainable (offsite tuning's token table).
-  const vars = [...(lora ? loraTrainables(lora) : []), ...trainableVars(params, opts.frozen)];
+  // Under LoRA the base is frozen except what the caller left trainable (offsite tuning's weights carried whole).
+  const base = trainableVars(params, opts.frozen);
+  const vars = [...(lora ? loraTrainables(lora) : []), ...base];
   if (vars.length === 0) throw new Error('makeGrounderSft: nothing to train (every parameter is frozen and no LoRA was given)');
+  const { optimizer } = adamAtRates(opts.lr, ownRateOf(params, opts.ownRate));
   const offsetWeight = opts.offsetWeight ?? 1;
 
   async function step(batch: GrounderBatch): Promise<GrounderSftStep> {

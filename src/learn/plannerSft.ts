@@ -8,7 +8,8 @@
  * With a LoRA, the forward reads W + ΔW and only the adapters train.
  */
 import * as tf from '../models/tf';
-import { flatAdam, type FlatAdam } from '../models/flatAdam';
+import type { FlatAdam } from '../models/flatAdam';
+import { adamAtRates, ownRateOf } from '../models/splitAdam';
 import { completionMask, plannerLogProbs, type PlannerConfig } from '../models/planner';
 import { plannerTensors, type PlannerBatch } from '../models/plannerData';
 import { loraParams, loraTrainables, type Lora } from '../models/lora';
@@ -24,6 +25,8 @@ export interface PlannerSftOptions {
   clipNorm?: number;
   /** Train adapters on frozen base weights instead of the base itself. */
   lora?: Lora;
+  /** These trainable weights, by name, at their own rate (offsite tuning's weights carried whole). */
+  ownRate?: { lr: number; names: readonly string[] };
 }
 
 export interface PlannerSftStep {
@@ -33,7 +36,7 @@ export interface PlannerSftStep {
 
 export interface PlannerSft {
   step(batch: PlannerBatch): Promise<PlannerSftStep>;
-  /** Its Adam, in the open so a pretraining checkpoint can save and restore it (src/pretrain/loopState.ts). */
+  /** Its Adam, in the open so a pretraining checkpoint can save and restore it (src/pretrain/loopState.ts); with baseLr, the adapters' only. */
   readonly optimizer: FlatAdam;
   /** Number of trained parameters (adapters only under LoRA). */
   readonly trainable: number;
@@ -80,13 +83,14 @@ export function applyStep(opt: tf.Optimizer, vars: tf.Variable[], lossFn: () => 
 
 export function makePlannerSft(params: Params, cfg: PlannerConfig, opts: PlannerSftOptions): PlannerSft {
   const lora = opts.lora;
-  // Under LoRA the base is frozen except what the caller left trainable (offsite tuning's token table).
-  const vars = [...(lora ? loraTrainables(lora) : []), ...Object.values(params).filter((v) => v.trainable)];
+  // Under LoRA the base is frozen except what the caller left trainable (offsite tuning's weights carried whole).
+  const base = Object.values(params).filter((v) => v.trainable);
+  const vars = [...(lora ? loraTrainables(lora) : []), ...base];
   if (vars.length === 0) throw new Error('makePlannerSft: nothing to train (all parameters frozen and no LoRA)');
-  const opt = flatAdam(opts.lr);
+  const { optimizer: opt, main } = adamAtRates(opts.lr, ownRateOf(params, opts.ownRate));
   return {
     trainable: vars.reduce((n, v) => n + v.size, 0),
-    optimizer: opt,
+    optimizer: main,
     async step(batch) {
       const n = batch.examples.length;
       const pl = batch.promptLength;

@@ -6,14 +6,18 @@
  * - lora: low-rank deltas A·B (lora.ts) on the 2-D weights of every unit the
  *   emulator did not replace (a replaced unit has no weights in E to adapt,
  *   and its harmonizer has no counterpart in M).
- * Either kind may also carry the agent's token table, tuned whole (`tables`):
- * the emulator ships it as it is, so tuning it shows the data owner nothing
- * new, and on the demo planner it carries much of full fine-tuning's gain
- * that no unit's weights do (docs/offsite.md).
+ * Either kind may also carry weights outside every unit, tuned whole
+ * (`whole`): the agent's token table, or every weight the emulator ships as
+ * it is. Tuning those shows the data owner nothing new, and they hold much
+ * of full fine-tuning's gain that no unit's weights do: the demo planner's
+ * token table, the demo grounder's screen encoder and heads
+ * (docs/offsite.md). A unit's own weights are never carried whole.
  * Nothing else may be inside: checkAdapters fails on any other name.
  */
 import { parseConfig } from '../models/checkpoint';
 import { decodeSafetensors, encodeSafetensors, type TensorData } from '../models/safetensors';
+import { grounderSpecs } from '../models/grounder';
+import { plannerSpecs } from '../models/planner';
 import { modelUnits, sandwich, type OffsiteModelConfig } from './units';
 
 export type AdapterKind = 'end-units' | 'lora';
@@ -26,13 +30,30 @@ export interface Adapters {
   readonly tensors: Readonly<Record<string, TensorData>>;
   /** LoRA's rank and scale (the delta is (alpha / rank)·A·B); only for kind lora. */
   readonly lora?: { rank: number; alpha: number };
-  /** Weights outside every unit carried whole, tuned: only the agent's token table (tokenTables). */
-  readonly tables?: readonly string[];
+  /** Weights outside every unit carried whole, tuned (wholeWeights). */
+  readonly whole?: readonly string[];
 }
 
-/** The token table of each agent: the one weight outside the units that adapters may carry. */
+/** Which weights outside the units adapters carry whole: the token table, or all of them. */
+export type CarriedWhole = 'table' | 'outside';
+
+/** The token table of each agent. */
 export function tokenTables(cfg: OffsiteModelConfig): string[] {
   return [cfg.model === 'grounder' ? 'text.tok' : 'tok'];
+}
+
+/**
+ * Every weight of the agent in no unit, which every emulator ships as it is:
+ * the planner's tables, final norm and copy gate; the grounder's screen
+ * encoder, instruction embeddings, cross-attentions and heads.
+ */
+export function outsideWeights(cfg: OffsiteModelConfig): string[] {
+  const owned = new Set(modelUnits(cfg).flatMap((u) => u.params));
+  return Object.keys(cfg.model === 'grounder' ? grounderSpecs(cfg) : plannerSpecs(cfg)).filter((n) => !owned.has(n));
+}
+
+export function wholeWeights(cfg: OffsiteModelConfig, carry: CarriedWhole): string[] {
+  return carry === 'table' ? tokenTables(cfg) : outsideWeights(cfg);
 }
 
 /** The weight names end-unit adapters of this config carry: exactly the adapter units' own. */
@@ -58,11 +79,11 @@ export function checkAdapters(a: Adapters): Adapters {
     if (!a.lora || !(a.lora.rank >= 1)) throw new Error('adapters: LoRA adapters without their rank');
     allowed = new Set(loraTargetsOf(a.config, a.units).flatMap((w) => [`${w}.lora_a`, `${w}.lora_b`]));
   } else throw new Error(`adapters: unknown kind ${String((a as { kind?: unknown }).kind)}`);
-  const tables = a.tables ?? [];
-  const own = tokenTables(a.config);
-  const foreign = tables.filter((n) => !own.includes(n));
-  if (foreign.length > 0) throw new Error(`adapters: ${foreign.join(', ')} is no token table of this model (${own.join(', ')})`);
-  for (const n of tables) allowed.add(n);
+  const whole = a.whole ?? [];
+  const outside = new Set(outsideWeights(a.config));
+  const foreign = whole.filter((n) => !outside.has(n));
+  if (foreign.length > 0) throw new Error(`adapters: ${foreign.join(', ')} cannot be carried whole: only weights outside every unit can`);
+  for (const n of whole) allowed.add(n);
   const extra = Object.keys(a.tensors).filter((n) => !allowed.has(n));
   if (extra.length > 0) throw new Error(`adapters: carry non-adapter tensors ${extra.join(', ')}`);
   const missing = [...allowed].filter((n) => !(n in a.tensors));
@@ -81,7 +102,7 @@ export function writeAdapters(a: Adapters): Uint8Array {
     config: JSON.stringify(a.config),
     units: JSON.stringify(a.units),
     ...(a.lora ? { lora: JSON.stringify(a.lora) } : {}),
-    ...(a.tables?.length ? { tables: JSON.stringify(a.tables) } : {}),
+    ...(a.whole?.length ? { whole: JSON.stringify(a.whole) } : {}),
   });
 }
 
@@ -96,6 +117,7 @@ export function readAdapters(bytes: Uint8Array): Adapters {
     units: JSON.parse(metadata.units) as string[],
     tensors,
     ...(metadata.lora ? { lora: JSON.parse(metadata.lora) as { rank: number; alpha: number } } : {}),
-    ...(metadata.tables ? { tables: JSON.parse(metadata.tables) as string[] } : {}),
+    // `tables`: what files of 7 Dec named the carried token table.
+    ...(metadata.whole || metadata.tables ? { whole: JSON.parse(metadata.whole ?? metadata.tables) as string[] } : {}),
   });
 }

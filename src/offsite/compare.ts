@@ -70,8 +70,12 @@ export interface OffsiteSettings {
   lora?: { rank: number; alpha: number; lr: number };
   /** Middle units per mask group while harmonizers and scores learn (absent: 2, consecutive pairs). */
   maskGroup?: number;
-  /** The adapters carry the token table too, tuned at the adapters' rate. */
+  /** The adapters carry the token table too, tuned whole. */
   tuneTable?: boolean;
+  /** The adapters carry every weight outside the units (the token table among them), tuned whole. */
+  tuneOutside?: boolean;
+  /** The rate of the weights carried whole (absent: the adapters' own). */
+  wholeLr?: number;
   /** Weight λ of distillation to M in the harmonizers' loss (task loss + λ·KL, distill.ts); absent or 0: the task loss alone. */
   distill?: number;
 }

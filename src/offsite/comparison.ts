@@ -175,7 +175,8 @@ export async function runComparison<Item, Test extends Item, B extends OffsiteBa
           lr: s.lora ? s.lora.lr : s.tuneLr,
           ...(agent.clipNorm !== undefined ? { clipNorm: agent.clipNorm } : {}),
           ...(s.lora ? { lora: { rank: s.lora.rank, alpha: s.lora.alpha, seed: s.seed } } : {}),
-          ...(s.tuneTable ? { tuneTable: true } : {}),
+          ...(s.tuneOutside ? { carry: 'outside' as const } : s.tuneTable ? { carry: 'table' as const } : {}),
+          ...(s.wholeLr !== undefined ? { wholeLr: s.wholeLr } : {}),
           onProgress: (p) => i.onProgress?.(phase, p.step + 1, s.tuneSteps),
         }),
       );

@@ -47,6 +47,8 @@ export function offsiteSettings(o: OffsiteOptions): OffsiteSettings {
     ...(o.lora ? { lora: { ...o.lora } } : {}),
     ...(o.distill ? { distill: o.distill } : {}),
     ...(o.tuneTable ? { tuneTable: true } : {}),
+    ...(o.tuneOutside ? { tuneOutside: true } : {}),
+    ...(o.wholeLr !== undefined ? { wholeLr: o.wholeLr } : {}),
     ...(o.harmonizerLr !== undefined ? { harmonizerLr: o.harmonizerLr } : {}),
     ...(o.maskGroup !== undefined ? { maskGroup: o.maskGroup } : {}),
   };

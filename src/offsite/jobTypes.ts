@@ -41,8 +41,12 @@ export interface OffsiteOptions {
   scales: Scale[];
   /** LoRA adapters on every unit the emulator keeps instead of the end units' weights, or null. */
   lora: OffsiteLora | null;
-  /** The adapters also carry the agent's token table, tuned at the adapters' rate (absent: false). */
+  /** The adapters also carry the agent's token table, tuned whole (absent: false). */
   tuneTable?: boolean;
+  /** The adapters also carry every weight outside the units, the token table among them, tuned whole (absent: false). */
+  tuneOutside?: boolean;
+  /** The rate of the weights carried whole (absent: the adapters' own). */
+  wholeLr?: number;
   /** Weight of distillation to the full model in the harmonizers' loss (absent: 0, the task loss alone). */
   distill?: number;
   /** The harmonizers' Adam learning rate (absent: DEFAULT_OFFSITE's). */
@@ -103,6 +107,11 @@ export function checkOffsiteOptions(o: OffsiteOptions): void {
   if (o.privateSet === 'own-screenshots' && o.agent !== 'grounder') throw new Error('privateSet own-screenshots is for the grounder: a screenshot with a marked target is a grounding example, not a planner state.');
   if (o.maskGroup !== undefined) whole('maskGroup', o.maskGroup, 1);
   if (o.tuneTable !== undefined && typeof o.tuneTable !== 'boolean') throw new Error(`tuneTable must be true or false; got ${JSON.stringify(o.tuneTable)}.`);
+  if (o.tuneOutside !== undefined && typeof o.tuneOutside !== 'boolean') throw new Error(`tuneOutside must be true or false; got ${JSON.stringify(o.tuneOutside)}.`);
+  if (o.wholeLr !== undefined) {
+    if (!(o.wholeLr > 0 && o.wholeLr < 1)) throw new Error(`wholeLr must be in (0, 1); got ${o.wholeLr}.`);
+    if (!o.tuneTable && !o.tuneOutside) throw new Error('wholeLr is the rate of weights carried whole: ask for tuneTable or tuneOutside too.');
+  }
   if (o.harmonizerLr !== undefined && !(o.harmonizerLr > 0 && o.harmonizerLr < 1)) throw new Error(`harmonizerLr must be in (0, 1); got ${o.harmonizerLr}.`);
   if (o.distill !== undefined && !(o.distill >= 0 && o.distill <= 100)) throw new Error(`distill must be a weight from 0 to 100; got ${o.distill}.`);
   if (o.lora) {

@@ -1,8 +1,8 @@
 /**
  * The model owner's side, last step: plug the returned adapters into the
  * full model. End units overwrite the adapter units' weights; LoRA adds
- * (alpha / rank)·A·B to each adapted weight; a token table the adapters
- * carry overwrites the model's. Every other weight is the full
+ * (alpha / rank)·A·B to each adapted weight; a weight the adapters carry
+ * whole (adapters.ts) overwrites the model's. Every other weight is the full
  * model's own. The same function puts adapters on an emulator's weights for
  * the data owner's own evaluation (emulator fine-tuning).
  */
@@ -31,7 +31,7 @@ export function plugIn(full: ParamMap, a: Adapters): { params: ParamMap; dispose
   if (a.kind === 'end-units') {
     for (const name of Object.keys(a.tensors)) replace(name);
   } else {
-    for (const name of a.tables ?? []) replace(name);
+    for (const name of a.whole ?? []) replace(name);
     const { rank, alpha } = a.lora as { rank: number; alpha: number };
     for (const w of loraTargetsOf(a.config, a.units)) {
       const [A, B] = [a.tensors[`${w}.lora_a`], a.tensors[`${w}.lora_b`]];

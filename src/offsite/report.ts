@@ -24,6 +24,14 @@ export interface OffsiteReport {
   summary: ScaleSummary[];
 }
 
+/** What the data owner tuned, in words (report.md and the view). */
+export function adaptersText(s: OffsiteComparison['settings'], detail = true): string {
+  const lora = s.lora ? `LoRA rank ${s.lora.rank}${detail ? `, alpha ${s.lora.alpha}, lr ${s.lora.lr}` : ''}, on every unit the emulator keeps` : 'the end units';
+  const rate = s.wholeLr !== undefined ? ` at lr ${s.wholeLr}` : '';
+  const whole = s.tuneOutside ? `, with every weight outside the units${rate}` : s.tuneTable ? `, with the token table${rate}` : '';
+  return lora + whole;
+}
+
 export function offsiteReport(info: OffsiteRunInfo, comparison: OffsiteComparison): OffsiteReport {
   return { info, comparison, summary: summarise(comparison) };
 }
@@ -45,7 +53,7 @@ export function offsiteMarkdown(r: OffsiteReport): string {
     '',
     `Private set: ${r.info.privateSet}. Backend ${r.info.backend}; wall ${r.info.wallSeconds.toFixed(0)} s.`,
     ...(r.info.command ? [`Command: \`${r.info.command}\`.`] : []),
-    `Steps: harmonizers and importance ${c.settings.replaceSteps}, tuning ${c.settings.tuneSteps} (batch ${c.settings.batchSize}). ${c.settings.maskGroup ? `Mask groups of ${c.settings.maskGroup}. ` : ''}Adapters: ${c.settings.lora ? `LoRA rank ${c.settings.lora.rank}, alpha ${c.settings.lora.alpha}, lr ${c.settings.lora.lr}, on every unit the emulator keeps` : 'the end units'}${c.settings.tuneTable ? ', with the token table' : ''}.${c.settings.distill ? ` Harmonizers distilled to M (task loss + ${c.settings.distill} × the distance to M).` : ''}`,
+    `Steps: harmonizers and importance ${c.settings.replaceSteps}, tuning ${c.settings.tuneSteps} (batch ${c.settings.batchSize}). ${c.settings.maskGroup ? `Mask groups of ${c.settings.maskGroup}. ` : ''}Adapters: ${adaptersText(c.settings)}.${c.settings.distill ? ` Harmonizers distilled to M (task loss + ${c.settings.distill} × the distance to M).` : ''}`,
     '',
     reportTable(r),
     '',

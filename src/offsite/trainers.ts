@@ -24,11 +24,11 @@ export interface AdapterTrainer {
 
 const isGrounderBatch = (b: OffsiteBatch): b is GrounderBatch => 'images' in b;
 
-export function adapterTrainer(params: Params, cfg: OffsiteModelConfig, o: { lr: number; clipNorm?: number; lora?: Lora }): AdapterTrainer {
+export function adapterTrainer(params: Params, cfg: OffsiteModelConfig, o: { lr: number; clipNorm?: number; lora?: Lora; ownRate?: { lr: number; names: readonly string[] } }): AdapterTrainer {
   if (cfg.model === 'grounder') {
     const g: GrounderConfig = cfg;
     // makeGrounderSft has no clipping; its SFT never needed one (learn-grounder-sft).
-    const t = makeGrounderSft(params, g, { lr: o.lr, ...(o.lora ? { lora: o.lora } : {}) });
+    const t = makeGrounderSft(params, g, { lr: o.lr, ...(o.lora ? { lora: o.lora } : {}), ...(o.ownRate ? { ownRate: o.ownRate } : {}) });
     return {
       step: async (b) => {
         if (!isGrounderBatch(b)) throw new Error('offsite: a planner batch for the grounder');
@@ -38,7 +38,7 @@ export function adapterTrainer(params: Params, cfg: OffsiteModelConfig, o: { lr:
     };
   }
   const p: PlannerConfig = cfg;
-  const t = makePlannerSft(params, p, { lr: o.lr, clipNorm: o.clipNorm, lora: o.lora });
+  const t = makePlannerSft(params, p, { lr: o.lr, clipNorm: o.clipNorm, lora: o.lora, ownRate: o.ownRate });
   return {
     step: async (b) => {
       if (isGrounderBatch(b)) throw new Error('offsite: a grounder batch for the planner');

@@ -4,12 +4,13 @@
  * emulator.ts can make and which never holds a replaced unit's weights, so
  * this code has no way to read the full model; it returns exactly the
  * adapter tensors (checkAdapters): the end units' weights, or LoRA factors
- * on the units E kept (and its end units), with the token table if asked.
+ * on the units E kept (and its end units), with weights outside the units
+ * carried whole if asked (the token table, or all of them).
  */
 import { fromValues, disposeParams, setTrainable, type Params } from '../models/params';
 import { createLora, disposeLora, type Lora } from '../models/lora';
 import { Random } from '../learn/random';
-import { checkAdapters, loraTargetsOf, tokenTables, type Adapters } from './adapters';
+import { checkAdapters, loraTargetsOf, wholeWeights, type Adapters, type CarriedWhole } from './adapters';
 import { adapterTrainer, type OffsiteBatch } from './trainers';
 import { adapterNames, emulatorUnits, emulatorWeights, isEmulator, tensorValues, type Emulator } from './emulator';
 
@@ -21,8 +22,10 @@ export interface TuneOptions {
   clipNorm?: number;
   /** LoRA adapters of this rank and scale instead of the end units' weights. */
   lora?: { rank: number; alpha: number; seed?: number };
-  /** Tune the agent's token table too, and send it back with the adapters. */
-  tuneTable?: boolean;
+  /** Tune these weights outside the units too, whole, and send them back with the adapters. */
+  carry?: CarriedWhole;
+  /** Their learning rate (default lr): weights already trained come apart at a rate that suits LoRA factors starting from zero. */
+  wholeLr?: number;
   /** Awaited: a caller in a worker may take an event turn here so that its messages get in. */
   onProgress?: (p: { step: number; loss: number }) => void | Promise<void>;
 }
@@ -57,9 +60,9 @@ export async function tuneOnEmulator(e: Emulator, o: TuneOptions): Promise<{ ada
     const names = loraTargetsOf(e.config, carried).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     lora = createLora(new Random(o.lora.seed ?? 1).fork('offsite lora'), params, { rank: o.lora.rank, alpha: o.lora.alpha, targets: new RegExp(`^(${names.join('|')})$`) });
   }
-  const tables = o.tuneTable ? tokenTables(e.config) : [];
-  for (const n of tables) params[n].trainable = true;
-  const trainer = adapterTrainer(params, e.config, { lr: o.lr, clipNorm: o.clipNorm, lora });
+  const whole = o.carry ? wholeWeights(e.config, o.carry) : [];
+  for (const n of whole) params[n].trainable = true;
+  const trainer = adapterTrainer(params, e.config, { lr: o.lr, clipNorm: o.clipNorm, lora, ...(o.wholeLr !== undefined && whole.length ? { ownRate: { lr: o.wholeLr, names: whole } } : {}) });
   const losses: number[] = [];
   try {
     for (let step = 0; step < o.steps; step++) {
@@ -68,11 +71,11 @@ export async function tuneOnEmulator(e: Emulator, o: TuneOptions): Promise<{ ada
       await o.onProgress?.({ step, loss });
     }
     if (lora && o.lora) {
-      const tensors = { ...(await tensorValues(lora.adapters)), ...(await tensorValues(params, tables)) };
-      const adapters = checkAdapters({ kind: 'lora', config: e.config, units: carried, tensors, lora: { rank: o.lora.rank, alpha: o.lora.alpha }, ...(tables.length ? { tables } : {}) });
+      const tensors = { ...(await tensorValues(lora.adapters)), ...(await tensorValues(params, whole)) };
+      const adapters = checkAdapters({ kind: 'lora', config: e.config, units: carried, tensors, lora: { rank: o.lora.rank, alpha: o.lora.alpha }, ...(whole.length ? { whole } : {}) });
       return { adapters, losses };
     }
-    const adapters = checkAdapters({ kind: 'end-units', config: e.config, units: e.units.filter((u) => u.role === 'adapter').map((u) => u.id), tensors: await tensorValues(params, [...adapterNames(e), ...tables]), ...(tables.length ? { tables } : {}) });
+    const adapters = checkAdapters({ kind: 'end-units', config: e.config, units: e.units.filter((u) => u.role === 'adapter').map((u) => u.id), tensors: await tensorValues(params, [...adapterNames(e), ...whole]), ...(whole.length ? { whole } : {}) });
     return { adapters, losses };
   } finally {
     trainer.dispose();

@@ -65,6 +65,9 @@ describe('npm run offsite arguments', () => {
     expect(args(['--agent', 'planner', '--mask-group', '4']).options.maskGroup).toBe(4);
     expect(args(['--agent', 'planner', '--lora', '4', '--tune-table', 'yes']).options.tuneTable).toBe(true);
     expect(args(['--agent', 'planner', '--tune-table', 'no']).options.tuneTable).toBeUndefined();
+    const outside = args(['--agent', 'grounder', '--lora', '4', '--tune-outside', 'yes', '--whole-lr', '5e-4']).options;
+    expect([outside.tuneOutside, outside.wholeLr, outside.tuneTable]).toEqual([true, 5e-4, undefined]);
+    expect(() => checkOffsiteOptions(outside)).not.toThrow();
     // The defaults given are valid for the worker too.
     for (const argv of [['--agent', 'planner'], ['--agent', 'grounder', '--lora', '2']]) expect(() => checkOffsiteOptions(args(argv).options)).not.toThrow();
   });
@@ -91,6 +94,9 @@ describe('npm run offsite arguments', () => {
     [['--agent', 'planner', '--distill', 'much'], /--distill must be a weight from 0 to 100/],
     [['--agent', 'planner', '--mask-group', '0'], /--mask-group must be 1 or more/],
     [['--agent', 'planner', '--tune-table', 'true'], /--tune-table must be yes or no, got "true"/],
+    [['--agent', 'planner', '--tune-outside', '1'], /--tune-outside must be yes or no, got "1"/],
+    [['--agent', 'planner', '--whole-lr', '1e-3'], /--whole-lr is the rate of the weights carried whole: give --tune-table yes or --tune-outside yes too/],
+    [['--agent', 'planner', '--tune-table', 'yes', '--whole-lr', '3'], /--whole-lr must be a number with 0 < X < 1, got "3"/],
     [['--agent', 'planner', '--harmonizer-lr', '2'], /--harmonizer-lr must be a number with 0 < X < 1, got "2"/],
     [['--agent', 'planner', '--emulator-scale', '0.5'], /--emulator-scale takes ALPHA:BETA \(e.g. 0.5:1\), got "0.5"/],
     [['--agent', 'planner', '--emulator-scale', '1:1'], /replace ratio ALPHA must be in \[0, 1\)/],

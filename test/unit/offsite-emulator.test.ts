@@ -24,7 +24,7 @@ import { initHarmonizers } from '../../src/offsite/harmonizers';
 import { mixedParams } from '../../src/offsite/mixed';
 import { buildEmulator, emulatorSize, readEmulator, tensorValues, writeEmulator, type Emulator } from '../../src/offsite/emulator';
 import { tuneOnEmulator } from '../../src/offsite/tune';
-import { allowedAdapterNames, readAdapters, writeAdapters, type Adapters } from '../../src/offsite/adapters';
+import { allowedAdapterNames, readAdapters, writeAdapters } from '../../src/offsite/adapters';
 import { plugIn } from '../../src/offsite/plugin';
 import { shippedTinyPlanner } from './shipped-planner';
 
@@ -241,11 +241,11 @@ describe('the data owner\'s tuning entry', () => {
     expect(() => writeAdapters(forged)).toThrow(/lack blocks.1.attn/);
   });
 
-  it('with the token table: it is tuned, sent back whole beside the factors, round-trips and replaces M\'s; no other outside weight may ride along', async () => {
+  it('with the token table: it is tuned, sent back whole beside the factors, round-trips and replaces M\'s; no unit\'s weight rides along whole', async () => {
     const e = await emulatorAt(0.5, 1, [middle()[1].index]);
     const lora = { rank: 2, alpha: 4 };
-    const { adapters } = await tuneOnEmulator(e, { steps: 2, lr: 1e-2, lora, tuneTable: true, batch: (s) => plannerExampleBatch(tok, cfg, 4, 50 + s) });
-    expect(adapters.tables).toEqual(['tok']);
+    const { adapters } = await tuneOnEmulator(e, { steps: 2, lr: 1e-2, lora, carry: 'table', batch: (s) => plannerExampleBatch(tok, cfg, 4, 50 + s) });
+    expect(adapters.whole).toEqual(['tok']);
     const names = Object.keys(adapters.tensors);
     expect(names.filter((n) => !/\.lora_[ab]$/.test(n))).toEqual(['tok']);
     const before = await full['tok'].data();
@@ -253,21 +253,22 @@ describe('the data owner\'s tuning entry', () => {
     expect(after.length).toBe(before.length);
     expect(after.some((v, i) => Math.abs(v - before[i]) > 1e-6)).toBe(true);
     const back = readAdapters(writeAdapters(adapters));
-    expect(back.tables).toEqual(['tok']);
+    expect(back.whole).toEqual(['tok']);
     expect(Array.from(back.tensors['tok'].data)).toEqual(Array.from(after));
     const plugged = plugIn(full, back);
     expect(Array.from(await plugged.params['tok'].data())).toEqual(Array.from(after));
     plugged.dispose();
     // End units with the table: the same table rides beside the unit weights.
-    const ends = await tuneOnEmulator(e, { steps: 1, lr: 1e-2, tuneTable: true, batch: (s) => plannerExampleBatch(tok, cfg, 4, 60 + s) });
+    const ends = await tuneOnEmulator(e, { steps: 1, lr: 1e-2, carry: 'table', batch: (s) => plannerExampleBatch(tok, cfg, 4, 60 + s) });
     expect(Object.keys(ends.adapters.tensors).sort()).toEqual([...allowedAdapterNames(cfg), 'tok'].sort());
-    // Only the agent's token table: positions (or any weight outside the units) are refused, named or smuggled.
+    // A unit's own weight is never carried whole (here the replaced unit's, the emulator's secret), named or smuggled.
+    const fc = { shape: [...full['blocks.1.mlp.fc.w'].shape], data: new Float32Array(await full['blocks.1.mlp.fc.w'].data()) };
+    expect(() => writeAdapters({ ...adapters, whole: ['tok', 'blocks.1.mlp.fc.w'], tensors: { ...adapters.tensors, 'blocks.1.mlp.fc.w': fc } })).toThrow(/blocks.1.mlp.fc.w cannot be carried whole/);
     const pos = { shape: [...full['pos'].shape], data: new Float32Array(await full['pos'].data()) };
-    expect(() => writeAdapters({ ...adapters, tables: ['pos'], tensors: { ...adapters.tensors, pos } } as Adapters)).toThrow(/pos is no token table/);
     expect(() => writeAdapters({ ...adapters, tensors: { ...adapters.tensors, pos } })).toThrow(/non-adapter tensors pos/);
     // Without the flag the table stays M's: nothing outside the factors is sent.
     const { adapters: plain } = await tuneOnEmulator(e, { steps: 1, lr: 1e-2, lora, batch: (s) => plannerExampleBatch(tok, cfg, 4, 70 + s) });
-    expect(plain.tables).toBeUndefined();
+    expect(plain.whole).toBeUndefined();
     expect(Object.keys(plain.tensors).every((n) => /\.lora_[ab]$/.test(n))).toBe(true);
   });
 });

@@ -204,11 +204,32 @@ describe('the data owner\'s tuning entry, grounder', () => {
 
   it('with the token table: the instruction encoder\'s table rides beside the factors, tuned, and nothing else outside a unit', async () => {
     const e = await emulatorAt(0.5, 1, [middle()[1].index]);
-    const { adapters } = await tuneOnEmulator(e, { steps: 1, lr: 1e-2, lora: { rank: 2, alpha: 4 }, tuneTable: true, batch: (s) => batchAt(50 + s) });
-    expect(adapters.tables).toEqual(['text.tok']);
+    const { adapters } = await tuneOnEmulator(e, { steps: 1, lr: 1e-2, lora: { rank: 2, alpha: 4 }, carry: 'table', batch: (s) => batchAt(50 + s) });
+    expect(adapters.whole).toEqual(['text.tok']);
     expect(Object.keys(adapters.tensors).filter((n) => !/\.lora_[ab]$/.test(n))).toEqual(['text.tok']);
     const before = await full['text.tok'].data();
     expect(adapters.tensors['text.tok'].data.some((v, i) => Math.abs(v - before[i]) > 1e-7)).toBe(true);
-    expect(readAdapters(writeAdapters(adapters)).tables).toEqual(['text.tok']);
+    expect(readAdapters(writeAdapters(adapters)).whole).toEqual(['text.tok']);
+  });
+
+  it('with every weight outside the units: the screen encoder, cross-attentions and heads ride beside the factors at their own rate, no unit\'s weight among them, and plug in', async () => {
+    const e = await emulatorAt(0.5, 1, [middle()[1].index]);
+    const { adapters } = await tuneOnEmulator(e, { steps: 1, lr: 1e-2, wholeLr: 1e-4, lora: { rank: 2, alpha: 4 }, carry: 'outside', batch: (s) => batchAt(80 + s) });
+    const whole = adapters.whole ?? [];
+    const owned = new Set(grounderUnits(cfg).flatMap((u) => u.params));
+    expect(whole.length).toBe(Object.keys(grounderSpecs(cfg)).filter((n) => !owned.has(n)).length);
+    expect(whole.some((n) => owned.has(n))).toBe(false);
+    for (const n of ['text.tok', 'blocks.0.cross.q.w', 'head.q.w', 'fine.cross.q.w']) expect(whole).toContain(n);
+    expect(whole.some((n) => n.startsWith('read.'))).toBe(true);
+    // Adam's first step moves a weight by about its rate: the head at 1e-4, the factors at 1e-2.
+    const before = await full['head.q.w'].data();
+    const moved = Math.max(...adapters.tensors['head.q.w'].data.map((v, i) => Math.abs(v - before[i])));
+    expect(moved).toBeGreaterThan(5e-5);
+    expect(moved).toBeLessThan(2e-4);
+    const back = readAdapters(writeAdapters(adapters));
+    expect(back.whole).toEqual(whole);
+    const plugged = plugIn(full, back);
+    expect(Array.from(await plugged.params['head.q.w'].data())).toEqual(Array.from(adapters.tensors['head.q.w'].data));
+    plugged.dispose();
   });
 });

@@ -158,6 +158,18 @@ describe('the Offsite view sizes and URL', () => {
     expect(() => checkOffsiteOptions({ ...o, tuneTable: 'yes' as unknown as boolean })).toThrow(/tuneTable must be true or false/);
   });
 
+  it('asks for LoRA with every weight outside the units, at full fine-tuning\'s rate, under adapters=lora-outside; the worker checks both', () => {
+    expect(choicesFromUrl('?adapters=lora-outside').adapters).toBe('lora-outside');
+    const o = offsiteOptions('grounder', 'demo', 'standard', 'held-out', 'lora-outside');
+    expect(o.tuneOutside).toBe(true);
+    expect(o.wholeLr).toBe(o.tuneLr);
+    expect(o.lora?.lr).not.toBe(o.tuneLr);
+    expect(() => checkOffsiteOptions(o)).not.toThrow();
+    expect(() => checkOffsiteOptions({ ...o, tuneOutside: 1 as unknown as boolean })).toThrow(/tuneOutside must be true or false/);
+    expect(() => checkOffsiteOptions({ ...o, wholeLr: 0 })).toThrow(/wholeLr must be in \(0, 1\)/);
+    expect(() => checkOffsiteOptions({ ...o, tuneOutside: false })).toThrow(/ask for tuneTable or tuneOutside too/);
+  });
+
   it('asks for the own screenshots only for the grounder', () => {
     expect(offsiteOptions('grounder', 'tiny', 'quick', 'own').privateSet).toBe('own-screenshots');
     expect(offsiteOptions('planner', 'tiny', 'quick', 'own').privateSet).toBeUndefined();

@@ -31,8 +31,8 @@ const LARGE: Record<OffsiteAgentName, Partial<OffsiteOptions>> = {
 /** Where the data owner's private data comes from: held-out web tasks, or the person's own marked screenshots (the grounder only). */
 export type PrivateChoice = 'held-out' | 'own';
 
-/** What the data owner tunes and sends back: the papers' end units, or LoRA on every unit the emulator keeps, with or without the token table. */
-export const ADAPTER_CHOICES = ['end-units', 'lora', 'lora-table'] as const;
+/** What the data owner tunes and sends back: the papers' end units, or LoRA on every unit the emulator keeps, alone, with the token table, or with every weight outside the units. */
+export const ADAPTER_CHOICES = ['end-units', 'lora', 'lora-table', 'lora-outside'] as const;
 export type AdapterChoice = (typeof ADAPTER_CHOICES)[number];
 /** The rank docs/offsite.md measured LoRA at. */
 export const VIEW_LORA_RANK = 4;
@@ -41,19 +41,21 @@ export const ADAPTER_LABELS: Record<AdapterChoice, string> = {
   'end-units': 'the end units (first and last sub-block, as in the papers)',
   lora: `LoRA, rank ${VIEW_LORA_RANK}, on every unit the emulator keeps`,
   'lora-table': `LoRA, rank ${VIEW_LORA_RANK}, on every unit the emulator keeps, and the token table`,
+  'lora-outside': `LoRA, rank ${VIEW_LORA_RANK}, on every unit the emulator keeps, and every weight outside the units at full fine-tuning's rate`,
 };
 
 export function offsiteOptions(agent: OffsiteAgentName, preset: OffsitePreset, size: OffsiteSize, privateSet: PrivateChoice = 'held-out', adapters: AdapterChoice = 'end-units'): OffsiteOptions {
   const base = OFFSITE_DEFAULTS[agent];
   const own = privateSet === 'own' && agent === 'grounder';
+  const sized = { ...base, scales: base.scales.map((s) => ({ ...s })), ...(size === 'quick' ? QUICK[agent] : size === 'large' ? LARGE[agent] : {}) };
   return {
-    ...base,
-    scales: base.scales.map((s) => ({ ...s })),
-    ...(size === 'quick' ? QUICK[agent] : size === 'large' ? LARGE[agent] : {}),
+    ...sized,
     agent,
     preset,
     lora: adapters === 'end-units' ? null : loraOfRank(VIEW_LORA_RANK),
     ...(adapters === 'lora-table' ? { tuneTable: true } : {}),
+    // Weights already trained take full fine-tuning's rate; LoRA's (ten times it) took the demo grounder's screen encoder apart.
+    ...(adapters === 'lora-outside' ? { tuneOutside: true, wholeLr: sized.tuneLr } : {}),
     ...(own ? { privateSet: 'own-screenshots' as const } : {}),
   };
 }
