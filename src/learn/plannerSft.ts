@@ -36,7 +36,7 @@ export interface PlannerSftStep {
 
 export interface PlannerSft {
   step(batch: PlannerBatch): Promise<PlannerSftStep>;
-  /** Its Adam, in the open so a pretraining checkpoint can save and restore it (src/pretrain/loopState.ts); with baseLr, the adapters' only. */
+  /** Its Adam, in the open so a pretraining checkpoint can save and restore it (src/pretrain/loopState.ts); with ownRate, that of the other weights only. */
   readonly optimizer: FlatAdam;
   /** Number of trained parameters (adapters only under LoRA). */
   readonly trainable: number;

@@ -24,6 +24,11 @@ export interface FlatAdamState {
   iterations: number;
 }
 
+/** An optimizer's gradients, in either form tf.Optimizer takes, as [variable name, gradient] pairs. */
+export function gradientEntries(g: tf.NamedTensorMap | { name: string; tensor: tf.Tensor }[]): [string, tf.Tensor][] {
+  return Array.isArray(g) ? g.map((x) => [x.name, x.tensor]) : Object.entries(g);
+}
+
 export class FlatAdam extends tf.Optimizer {
   static className = 'FlatAdam';
   private readonly epsilon: number;
@@ -47,8 +52,7 @@ export class FlatAdam extends tf.Optimizer {
   }
 
   applyGradients(variableGradients: tf.NamedTensorMap | { name: string; tensor: tf.Tensor }[]): void {
-    const entries: [string, tf.Tensor][] = Array.isArray(variableGradients) ? variableGradients.map((g) => [g.name, g.tensor]) : Object.entries(variableGradients);
-    const given = entries.filter(([, g]) => g != null);
+    const given = gradientEntries(variableGradients).filter(([, g]) => g != null);
     const names = given.map(([n]) => n);
     if (this.names === null) this.names = names;
     else if (names.length !== this.names.length || names.some((n, i) => n !== (this.names as string[])[i])) {

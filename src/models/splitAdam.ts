@@ -6,14 +6,14 @@
  * come apart at that rate; they take full fine-tuning's.
  */
 import * as tf from './tf';
-import { flatAdam, type FlatAdam } from './flatAdam';
+import { flatAdam, gradientEntries, type FlatAdam } from './flatAdam';
 import type { Params } from './params';
 
 export class SplitAdam extends tf.Optimizer {
   static className = 'SplitAdam';
 
   constructor(
-    readonly rest: FlatAdam,
+    private readonly rest: FlatAdam,
     private readonly named: FlatAdam,
     private readonly names: ReadonlySet<string>,
   ) {
@@ -21,10 +21,9 @@ export class SplitAdam extends tf.Optimizer {
   }
 
   applyGradients(variableGradients: tf.NamedTensorMap | { name: string; tensor: tf.Tensor }[]): void {
-    const entries: [string, tf.Tensor][] = Array.isArray(variableGradients) ? variableGradients.map((g) => [g.name, g.tensor]) : Object.entries(variableGradients);
     const rest: tf.NamedTensorMap = {};
     const named: tf.NamedTensorMap = {};
-    for (const [n, g] of entries) (this.names.has(n) ? named : rest)[n] = g;
+    for (const [n, g] of gradientEntries(variableGradients)) (this.names.has(n) ? named : rest)[n] = g;
     if (Object.keys(rest).length > 0) this.rest.applyGradients(rest);
     if (Object.keys(named).length > 0) this.named.applyGradients(named);
     this.incrementIterations();

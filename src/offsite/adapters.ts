@@ -110,6 +110,8 @@ export function readAdapters(bytes: Uint8Array): Adapters {
   const { tensors, metadata } = decodeSafetensors(bytes);
   if (metadata.format !== 'coevo-offsite-adapters') throw new Error(`readAdapters: not adapters (format ${metadata.format})`);
   const kind = metadata.kind;
+  // `tables`: what files of 7 Dec named the carried token table.
+  const whole = metadata.whole ?? metadata.tables;
   if (kind !== 'end-units' && kind !== 'lora') throw new Error(`readAdapters: unknown kind ${kind}`);
   return checkAdapters({
     kind,
@@ -117,7 +119,6 @@ export function readAdapters(bytes: Uint8Array): Adapters {
     units: JSON.parse(metadata.units) as string[],
     tensors,
     ...(metadata.lora ? { lora: JSON.parse(metadata.lora) as { rank: number; alpha: number } } : {}),
-    // `tables`: what files of 7 Dec named the carried token table.
-    ...(metadata.whole || metadata.tables ? { whole: JSON.parse(metadata.whole ?? metadata.tables) as string[] } : {}),
+    ...(whole ? { whole: JSON.parse(whole) as string[] } : {}),
   });
 }

@@ -254,6 +254,10 @@ describe('the data owner\'s tuning entry', () => {
     expect(after.some((v, i) => Math.abs(v - before[i]) > 1e-6)).toBe(true);
     const back = readAdapters(writeAdapters(adapters));
     expect(back.whole).toEqual(['tok']);
+    // A file of 7 Dec names the carried table under `tables`: still read.
+    const file = decodeSafetensors(writeAdapters(adapters));
+    const { whole: named, ...meta } = file.metadata;
+    expect(readAdapters(encodeSafetensors(file.tensors, { ...meta, tables: named })).whole).toEqual(['tok']);
     expect(Array.from(back.tensors['tok'].data)).toEqual(Array.from(after));
     const plugged = plugIn(full, back);
     expect(Array.from(await plugged.params['tok'].data())).toEqual(Array.from(after));
