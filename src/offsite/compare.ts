@@ -93,7 +93,8 @@ export const DEFAULT_OFFSITE: OffsiteSettings = {
   batchSize: 16,
   harmonizerLr: HARMONIZER_LR,
   tuneLr: 1e-3,
-  scoreLr: 2,
+  // Rewards are standardised (layerReplace.ts), so an update moves a score by about η per mask that kept it.
+  scoreLr: 0.5,
   rlEvery: 4,
   candidates: 4,
   seed: 1,

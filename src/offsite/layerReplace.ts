@@ -6,8 +6,16 @@
  * Harmonizers learn by gradient on the mixed model's loss under sampled
  * masks; every few steps a handful of candidate masks are scored on a
  * validation batch, r_j = exp(−loss_j) − mean_j exp(−loss_j), and each
- * candidate moves the scores of the units it kept by η·r_j. A unit whose
- * replacement hurts keeps showing up in the better masks, so its score rises.
+ * candidate moves the scores of the units it kept by η·r_j / std_j r_j. A unit
+ * whose replacement hurts keeps showing up in the better masks, so its score
+ * rises.
+ *
+ * The division by the candidates' spread is ours, not the method's: exp(−loss)
+ * scales with the loss's own level, so the same η moved the planner's scores
+ * (losses near 1, exp(−loss) near 0.3) by 0.3–0.7 an update and the
+ * grounder's (losses near 5, exp(−loss) near 0.005) by ±0.0015, and the
+ * grounder's importance never left zero. Standardised, the update depends on
+ * how the masks rank, not on how large the loss is.
  *
  * The engine is written over a loss function and batches, not over the
  * planner, so the grounder can use it too.
@@ -52,15 +60,20 @@ export function sampleMask(rng: Random, middle: readonly Unit[], scores: readonl
 /**
  * The REINFORCE step on the scores: candidate j, with validation loss
  * losses[j], moves the score of every unit it kept by lr·r_j, where
- * r_j = exp(−loss_j) minus the candidates' mean (the baseline). Returns new scores.
+ * r_j = exp(−loss_j) minus the candidates' mean (the baseline), divided by
+ * their standard deviation. Candidates that all score alike move nothing.
+ * Returns new scores.
  */
 export function reinforce(scores: readonly number[], middle: readonly Unit[], candidates: readonly ReadonlySet<number>[], losses: readonly number[], lr: number): number[] {
   if (candidates.length !== losses.length || candidates.length === 0) throw new Error(`reinforce: ${candidates.length} masks, ${losses.length} losses`);
   const rewards = losses.map((l) => Math.exp(-l));
   const mean = rewards.reduce((a, b) => a + b, 0) / rewards.length;
+  const std = Math.sqrt(rewards.reduce((a, b) => a + (b - mean) ** 2, 0) / rewards.length);
   const out = [...scores];
+  // Equal losses (the same mask drawn each time, or units that change nothing) carry no ranking.
+  if (!(std > 1e-9 * Math.max(mean, Number.MIN_VALUE))) return out;
   candidates.forEach((replaced, j) => {
-    const r = rewards[j] - mean;
+    const r = (rewards[j] - mean) / std;
     middle.forEach((u, i) => {
       if (!replaced.has(u.index)) out[i] += lr * r;
     });

@@ -33,7 +33,24 @@ describe('the REINFORCE step', () => {
     expect(next[0]).toBeGreaterThan(0); // a kept in the better mask
     expect(next[1]).toBeLessThan(0);
     expect(next[2]).toBeCloseTo(0, 12); // kept by both: rewards cancel around the mean
-    expect(next[0]).toBeCloseTo((Math.exp(-1) - Math.exp(-2)) / 2, 12);
+    // Two candidates: standardised rewards are −1 and +1.
+    expect(next[0]).toBeCloseTo(1, 12);
+  });
+
+  it('moves the scores by how the masks rank, not by the level of the loss', () => {
+    const masks = middle.map((u) => new Set([u.index]));
+    const losses = [1.2, 1.25, 1.1, 1.3];
+    const low = reinforce([0, 0, 0, 0], middle, masks, losses, 0.5);
+    const high = reinforce([0, 0, 0, 0], middle, masks, losses.map((l) => l + 4), 0.5);
+    high.forEach((s, i) => expect(s).toBeCloseTo(low[i], 9));
+    // Replacing the third unit costs least, so it is kept least often by the better masks: lowest score.
+    expect(low.indexOf(Math.min(...low))).toBe(2);
+    expect(Math.max(...low.map(Math.abs))).toBeGreaterThan(0.1);
+  });
+
+  it('moves nothing when every candidate scores alike', () => {
+    const masks = [new Set([middle[0].index]), new Set([middle[1].index])];
+    expect(reinforce([0.5, -0.5, 0, 0], middle, masks, [5.3, 5.3], 0.5)).toEqual([0.5, -0.5, 0, 0]);
   });
 
   it('over sampled masks, the unit whose replacement hurts most ends with the highest score and is kept at α', () => {
