@@ -13,7 +13,7 @@
  * The division by the candidates' spread is ours, not the method's: exp(−loss)
  * scales with the loss's own level, so the same η moved the planner's scores
  * (losses near 1, exp(−loss) near 0.3) by 0.3–0.7 an update and the
- * grounder's (losses near 5, exp(−loss) near 0.005) by ±0.0015, and the
+ * grounder's (losses near 5, exp(−loss) near 0.005) by about 0.0015, and the
  * grounder's importance never left zero. Standardised, the update depends on
  * how the masks rank, not on how large the loss is.
  *
