@@ -66,6 +66,8 @@ export function checkPretrainOptions(o: PretrainOptions): void {
     if (problem) throw new Error(`tuneStyles ${problem}.`);
     if (o.tune?.grounder === undefined) throw new Error('tuneStyles weighs the styles of a grounder tune; this job tunes no grounder.');
   }
+  if (o.trainAdded !== undefined && typeof o.trainAdded !== 'boolean') throw new Error(`trainAdded must be true or false; got ${JSON.stringify(o.trainAdded)}.`);
+  if (o.trainAdded && Object.keys(o.tune ?? {}).length === 0) throw new Error('trainAdded trains the blocks growth adds to a tuned start; this job tunes nothing.');
   for (const [m, every] of Object.entries(o.checkpointEvery ?? {})) {
     if (!Number.isSafeInteger(every) || every < 0) throw new Error(`checkpointEvery.${m} must be an integer ≥ 0 (0: no checkpoints); got ${every}.`);
   }
@@ -105,6 +107,7 @@ export function createPretrainHost(deps: PretrainDeps) {
         ...(start === undefined ? {} : { start }),
         realShare: o.realShare ?? 0,
         ...(model === 'grounder' && o.tuneStyles ? { tuneStyles: o.tuneStyles } : {}),
+        ...(start && o.trainAdded ? { trainAdded: true } : {}),
         realPages: deps.realPages?.() ?? null,
         realSuite: deps.realSuite,
         checkpoints:
@@ -131,6 +134,7 @@ export function createPretrainHost(deps: PretrainDeps) {
         model, file, bytes: trained.bytes.length, parameters: trained.parameters, steps: trained.steps, wallSeconds: Math.round((now() - t0) / 100) / 10,
         seed: manifest.seed, backend, scale: o.scale, createdAt: manifest.createdAt, ...(trained.data ? { data: trained.data } : {}),
         ...(start ? { tunedFrom: { bytes: start.length, crc32: crc32(start) } } : {}),
+        ...(start && o.trainAdded ? { trained: 'added blocks' as const } : {}),
       });
       manifest.figures.push(...trained.figures);
       const fault = deps.deviceFault?.() ?? null;

@@ -22,6 +22,8 @@ export interface PretrainArgs {
   tune: string | null;
   /** With --tune: the smaller preset whose model in that folder is grown into --preset's shape first (pretrain/grownStart.ts), or null. */
   growFrom: 'tiny' | null;
+  /** With --grow-from: train only the blocks growth adds (`--train added`), leaving the grown copies of the smaller model as they are. */
+  trainAdded: boolean;
   /** Folders whose base models (--only) are averaged into one and measured (a uniform soup), or null. */
   soup: string[] | null;
   /** A folder whose checkpoints (<preset>-<model>.resume.safetensors) the run continues from, or null. */
@@ -66,6 +68,9 @@ usage: npm run pretrain -- [options]
                     grown to demo's shape with the same function (twice as wide, one block deeper,
                     the copies of each unit unequal so training can tell them apart), then run the
                     demo tuning recipe
+  --train WHAT      with --grow-from: all (default) trains every weight of the grown model; added
+                    trains only the block growth adds, so the tiny model's function stays inside
+                    it unchanged and the tune can only add to it
   --soup DIR,DIR[,DIR…]
                     with --only MODEL: train nothing; average that base model's weights over the
                     folders (a uniform soup of models tuned from one start, e.g. --tune runs with
@@ -93,7 +98,7 @@ usage: npm run pretrain -- [options]
 
 Exit status: 0 done, 1 training or the browser failed, 2 bad arguments.`;
 
-const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure', 'tune', 'soup', 'resume', 'checkpoint-every', 'real-share', 'grow-from', 'tune-styles'] as const;
+const FLAGS = ['preset', 'seed', 'out', 'backend', 'only', 'scale', 'measure', 'tune', 'soup', 'resume', 'checkpoint-every', 'real-share', 'grow-from', 'tune-styles', 'train'] as const;
 
 export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
   if (argv.includes('-h') || argv.includes('--help')) return { help: true };
@@ -120,6 +125,9 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
     if (preset !== 'demo') throw new UsageError('--grow-from tiny grows a tiny base model into a bigger preset; give --preset demo with it.');
     if (tune === null || only === undefined) throw new UsageError('--grow-from grows the model it tunes; give --only planner or --only grounder and --tune DIR (the folder of the tiny one) with it.');
   }
+  const trainRaw = given.get('train') ?? 'all';
+  if (trainRaw !== 'all' && trainRaw !== 'added') throw new UsageError(`--train must be all or added, got "${trainRaw}".`);
+  if (trainRaw === 'added' && growRaw === undefined) throw new UsageError('--train added trains the blocks growth adds; give --grow-from tiny (and --tune DIR) with it.');
   const soupRaw = given.get('soup');
   const soup = soupRaw === undefined ? null : soupRaw.split(',').map((d) => d.trim());
   if (soup !== null) {
@@ -157,6 +165,7 @@ export function parsePretrainArgs(argv: readonly string[]): ParsedPretrainArgs {
       measure,
       tune,
       growFrom: growRaw === undefined ? null : 'tiny',
+      trainAdded: trainRaw === 'added',
       soup,
       resume,
       checkpointEvery: everyRaw === undefined ? null : nonNegativeInteger('checkpoint-every', everyRaw),

@@ -153,6 +153,7 @@ export async function runPretrain(args: PretrainArgs, env: PretrainEnvironment):
       checkpointEvery: every,
       ...(args.realShare > 0 ? { realShare: args.realShare } : {}),
       ...(args.tuneStyles ? { tuneStyles: args.tuneStyles } : {}),
+      ...(args.trainAdded ? { trainAdded: true } : {}),
       ...(measure ? { measure } : {}),
       ...(tune ? { tune } : {}),
       ...(resumption ? { resume: resumption.files } : {}),

@@ -55,8 +55,8 @@ function growBlock(g: Grower, name: string, cross: boolean) {
   for (const part of parts) g.widenDense(`${name}.${part}`);
 }
 
-/** Grown weights (new variables) for `to`'s shape; `params` is left as it is. */
-export function growGrounder(params: ParamMap, from: GrounderConfig, to: GrounderConfig, rng: Random): Params {
+/** Grown weights (new variables) for `to`'s shape; `params` is left as it is. With `addedOnly`, only the added blocks are trainable. */
+export function growGrounder(params: ParamMap, from: GrounderConfig, to: GrounderConfig, rng: Random, addedOnly = false): Params {
   const problem = grounderGrowthProblem(from, to);
   if (problem) throw new Error(`growGrounder: a ${from.dim}-wide grounder cannot grow into a ${to.dim}-wide one: ${problem}.`);
   const m = to.dim / from.dim;
@@ -88,5 +88,5 @@ export function growGrounder(params: ParamMap, from: GrounderConfig, to: Grounde
     const b = `blocks.${i}`;
     g.fresh(blockSpecs(b, to.dim, to.dim), [`${b}.attn.o.w`, `${b}.attn.o.b`, `${b}.cross.o.w`, `${b}.cross.o.b`, `${b}.mlp.proj.w`, `${b}.mlp.proj.b`]);
   }
-  return g.done(grounderSpecs(to));
+  return g.done(grounderSpecs(to), addedOnly);
 }

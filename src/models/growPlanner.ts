@@ -28,8 +28,8 @@ export function growthProblem(from: PlannerConfig, to: PlannerConfig): string | 
   return null;
 }
 
-/** Grown weights (new variables) for `to`'s shape; `params` is left as it is. */
-export function growPlanner(params: ParamMap, from: PlannerConfig, to: PlannerConfig, rng: Random): Params {
+/** Grown weights (new variables) for `to`'s shape; `params` is left as it is. With `addedOnly`, only the added blocks are trainable. */
+export function growPlanner(params: ParamMap, from: PlannerConfig, to: PlannerConfig, rng: Random, addedOnly = false): Params {
   const problem = growthProblem(from, to);
   if (problem) throw new Error(`growPlanner: a ${from.dim}-wide, ${from.layers}-layer planner cannot grow into a ${to.dim}-wide, ${to.layers}-layer one: ${problem}.`);
   const m = to.dim / from.dim;
@@ -55,5 +55,5 @@ export function growPlanner(params: ParamMap, from: PlannerConfig, to: PlannerCo
   }
   // Without a gate in both, the tune adds it (fitCopyGate).
   const specs = Object.fromEntries(Object.entries(plannerSpecs(to)).filter(([k]) => gated || !k.startsWith('copy.')));
-  return g.done(specs);
+  return g.done(specs, addedOnly);
 }

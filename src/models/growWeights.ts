@@ -9,7 +9,9 @@
  * gradients and stay copies for ever.
  *
  * Deeper: added blocks come last with their output projections at zero, so
- * each adds nothing until training moves it.
+ * each adds nothing until training moves it. A grown model may train only
+ * those (`addedOnly`): the smaller model's function stays inside it, and
+ * training can add to it without wearing it down.
  */
 import type { Random } from '../learn/random';
 import { fromValues, initValues, type ParamMap, type Params, type ParamSpecs } from './params';
@@ -40,13 +42,14 @@ export interface Grower {
   widenDense(name: string, scale?: number): void;
   /** Fresh tensors for `specs`, those named in `zero` at 0. */
   fresh(specs: ParamSpecs, zero: readonly string[]): void;
-  /** The grown weights, as new variables; every name of `specs` must have been made. */
-  done(specs: ParamSpecs): Params;
+  /** The grown weights, as new variables; every name of `specs` must have been made. With `addedOnly`, only those made by `fresh` are trainable. */
+  done(specs: ParamSpecs, addedOnly?: boolean): Params;
 }
 
 export function grower(params: ParamMap, m: number, rng: Random, model: string): Grower {
   const values: Record<string, Float32Array> = {};
   const shapes: Record<string, number[]> = {};
+  const added = new Set<string>();
   const read = (name: string): { v: Float32Array; shape: number[] } => {
     const t = params[name];
     if (!t) throw new Error(`grow: the ${model} has no ${name}`);
@@ -100,15 +103,20 @@ export function grower(params: ParamMap, m: number, rng: Random, model: string):
     fresh(specs, zero) {
       const made = initValues(rng, specs);
       for (const name of zero) made[name].fill(0);
-      for (const [name, v] of Object.entries(made)) put(name, v, [...specs[name].shape]);
+      for (const [name, v] of Object.entries(made)) {
+        put(name, v, [...specs[name].shape]);
+        added.add(name);
+      }
     },
-    done(specs) {
+    done(specs, addedOnly = false) {
       const missing = Object.keys(specs).filter((k) => !(k in values));
       if (missing.length > 0) throw new Error(`grow: the grown ${model} lacks ${missing.join(', ')}`);
       for (const [name, spec] of Object.entries(specs)) {
         if (spec.shape.join() !== shapes[name].join()) throw new Error(`grow: the grown ${model}'s ${name} is [${shapes[name]}], not [${spec.shape}]`);
       }
-      return fromValues(values, shapes);
+      const grown = fromValues(values, shapes);
+      if (addedOnly) for (const [name, v] of Object.entries(grown)) v.trainable = added.has(name);
+      return grown;
     },
   };
 }

@@ -56,6 +56,8 @@ export interface PretrainOptions {
   realShare?: number;
   /** A grounder tune's referring styles, drawn by these relative weights (`--tune-styles`); absent: all alike. */
   tuneStyles?: StyleWeights;
+  /** Tunes of a start grown from a smaller preset train only the blocks growth adds (`--train added`); absent: every weight. */
+  trainAdded?: boolean;
 }
 
 /** A model's latest resumable checkpoint, as the job hands it to `npm run pretrain` to keep. */
@@ -128,6 +130,8 @@ export interface BaseModelEntry {
   data?: BaseDataMix;
   /** A tuned planner (`--tune`): the file it started from, and that file's own entry where its manifest had one. */
   tunedFrom?: TunedFrom;
+  /** Which weights a tune grown from a smaller preset trained (`--train added`): only the added blocks; absent: all. */
+  trained?: 'added blocks';
   /** A soup (`--soup`): the files whose weights it averages, each with its own entry where its manifest had one. */
   soupOf?: TunedFrom[];
 }

@@ -8,7 +8,7 @@
  * checkpoints without touching the evaluation.
  */
 import { exportCheckpoint } from '../models/checkpoint';
-import { grownStart } from './grownStart';
+import { addedOnlyRefusal, grownStart } from './grownStart';
 import { fitCopyGate, initPlanner, type PlannerConfig } from '../models/planner';
 import { crc32 } from '../bytes/crc32';
 import { measuredPlanner } from './measuredWeights';
@@ -33,6 +33,8 @@ export interface PresetPlannerOptions {
   resume?: Uint8Array;
   /** A base planner to tune (PLANNER_TUNE_RECIPES) instead of training one from the seed. */
   start?: Uint8Array;
+  /** With a start grown from a smaller preset: train only the blocks growth adds (`--train added`). */
+  trainAdded?: boolean;
   onProgress?: (p: BasePlannerProgress) => void;
 }
 
@@ -47,8 +49,10 @@ export function scaledPlannerRecipe(preset: BasePreset, seed: number, scale: num
  * gate, which is added if it has none; a smaller preset's planner is grown
  * into the preset's shape first (`--grow-from`, grownStart.ts).
  */
-function tunedWeights(bytes: Uint8Array, cfg: PlannerConfig, preset: BasePreset, seed: number): Params {
-  return fitCopyGate(grownStart(bytes, cfg, seed) ?? measuredPlanner(bytes, cfg, preset, 'tune').params, cfg);
+function tunedWeights(bytes: Uint8Array, cfg: PlannerConfig, preset: BasePreset, seed: number, addedOnly: boolean): Params {
+  const grown = grownStart(bytes, cfg, seed, addedOnly);
+  if (addedOnly && !grown) throw new Error(addedOnlyRefusal('planner', preset));
+  return fitCopyGate(grown ?? measuredPlanner(bytes, cfg, preset, 'tune').params, cfg);
 }
 
 /** Trains the base planner from `seed` (or on from a checkpoint) and returns its safetensors file. */
@@ -56,7 +60,7 @@ export async function trainPresetPlanner(o: PresetPlannerOptions): Promise<{ byt
   const cfg = plannerPreset(o.preset, o.tok.size);
   const opts = scaledPlannerRecipe(o.preset, o.seed, o.scale, o.start !== undefined);
   // A tuning run's checkpoints name the planner it started from, so another start cannot continue them.
-  const start = o.start ? { start: { bytes: o.start.length, crc32: crc32(o.start) } } : {};
+  const start = o.start ? { start: { bytes: o.start.length, crc32: crc32(o.start) }, ...(o.trainAdded ? { trainAdded: true } : {}) } : {};
   const key: ResumeKey = { format: RESUME_FORMAT, preset: o.preset, model: 'planner', seed: o.seed, scale: o.scale, backend: o.backend, recipe: JSON.stringify({ recipe: opts, config: cfg, ...start }) };
   const resume = resumedState<BasePlannerRecord>(o.resume, key);
   const checkpoints = recipeCheckpoints<BasePlannerRecord>(key, o.checkpoints, (s: LoopState<BasePlannerRecord>) => ({
@@ -65,7 +69,7 @@ export async function trainPresetPlanner(o: PresetPlannerOptions): Promise<{ byt
     steps: s.record.stage === 'pretrain' ? opts.pretrainSteps : opts.sftSteps,
   }));
   // From the seed (or the start) even when resuming: the checkpoint's weights replace these.
-  const params = o.start ? tunedWeights(o.start, cfg, o.preset, o.seed) : initPlanner(new Random(o.seed).fork('planner init'), cfg);
+  const params = o.start ? tunedWeights(o.start, cfg, o.preset, o.seed, o.trainAdded === true) : initPlanner(new Random(o.seed).fork('planner init'), cfg);
   try {
     await trainBasePlanner(params, cfg, o.tok, opts, o.onProgress, { checkpoints, resume });
     return { bytes: await exportCheckpoint(params, cfg), parameters: countParams(params), steps: opts.pretrainSteps + opts.sftSteps };

@@ -49,6 +49,8 @@ export interface RecipeOptions {
   realShare?: number;
   /** A grounder tune's style weights (absent: all styles alike). */
   tuneStyles?: StyleWeights;
+  /** With a start grown from a smaller preset: train only the blocks growth adds (the rest stays the smaller model's). */
+  trainAdded?: boolean;
   /** Draws real training pages in the page; null where no page registered one (Node). */
   realPages?: RealPageRenderer | null;
   /** The held-out real-screen suite, drawn by the page; resolves to null where no page registered it (Node). */

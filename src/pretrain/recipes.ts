@@ -9,7 +9,7 @@ import { exportCheckpoint } from '../models/checkpoint';
 import { initGrounder } from '../models/grounder';
 import { countParams, disposeParams } from '../models/params';
 import { measuredWeights } from './measuredWeights';
-import { grownStart } from './grownStart';
+import { addedOnlyRefusal, grownStart } from './grownStart';
 import { grounderPreset } from '../models/presets';
 import { Random } from '../learn/random';
 import { readingProbe } from '../learn/readingProbe';
@@ -43,7 +43,7 @@ const PROBE_PER_STYLE = 100;
 
 const scaled = (n: number, scale: number) => Math.max(1, Math.round(n * scale));
 
-export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend, paint, from, start, checkpoints, resume, realShare = 0, tuneStyles, realPages, realSuite, onProgress }) => {
+export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend, paint, from, start, checkpoints, resume, realShare = 0, tuneStyles, trainAdded = false, realPages, realSuite, onProgress }) => {
   const tok = defaultTokenizer();
   const cfg = grounderPreset(preset, tok.size);
   const tune = start ? GROUNDER_TUNE[preset] : null;
@@ -51,7 +51,7 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend,
   const mixed = !from && realShare > 0;
   // The real-page fields join the key only when pages are mixed in, so checkpoints of world-only runs made before them still resume;
   // a tuning run's name the grounder it started from, so another start cannot continue them.
-  const tuned = start ? { tune: { ...tune, start: { bytes: start.length, crc32: crc32(start) }, ...(tuneStyles ? { styles: tuneStyles } : {}) } } : {};
+  const tuned = start ? { tune: { ...tune, start: { bytes: start.length, crc32: crc32(start) }, ...(tuneStyles ? { styles: tuneStyles } : {}), ...(trainAdded ? { trainAdded } : {}) } } : {};
   const recipe = JSON.stringify({ steps, config: cfg, ...(mixed ? { realShare, realPages: REAL_POOL_PAGES } : {}), ...tuned });
   const key: ResumeKey = { format: RESUME_FORMAT, preset, model: 'grounder', seed, scale, backend, recipe };
   // Checked before anything is built, so a wrong checkpoint fails at once.
@@ -62,7 +62,9 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend,
     onProgress({ stage: 'drawing real pages', step: 0, steps: REAL_POOL_PAGES, loss: null });
     pages = await realPool(seed, REAL_POOL_PAGES, realPages);
   }
-  const params = from ? measuredWeights(from, cfg, 'grounder', preset) : start ? (grownStart(start, cfg, seed) ?? measuredWeights(start, cfg, 'grounder', preset, 'tune')) : initGrounder(new Random(seed).fork('base grounder'), cfg);
+  const grown = !from && start ? grownStart(start, cfg, seed, trainAdded) : null;
+  if (trainAdded && !grown) throw new Error(addedOnlyRefusal('grounder', preset));
+  const params = from ? measuredWeights(from, cfg, 'grounder', preset) : start ? (grown ?? measuredWeights(start, cfg, 'grounder', preset, 'tune')) : initGrounder(new Random(seed).fork('base grounder'), cfg);
   try {
     let data: TrainedBase['data'];
     if (!from) {
@@ -107,11 +109,11 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend,
  * buildBasePlanner measure the weights as it measures any: the same bits,
  * so the same figures as when it trained them itself.
  */
-export const plannerRecipe: BaseRecipe = async ({ preset, seed, scale, backend, from, start, checkpoints, resume, onProgress }) => {
+export const plannerRecipe: BaseRecipe = async ({ preset, seed, scale, backend, from, start, checkpoints, resume, trainAdded, onProgress }) => {
   const tok = defaultTokenizer();
   const trained = from
     ? null
-    : await trainPresetPlanner({ preset, seed, scale, backend, tok, checkpoints, resume, start, onProgress: (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }) });
+    : await trainPresetPlanner({ preset, seed, scale, backend, tok, checkpoints, resume, start, trainAdded, onProgress: (p) => onProgress({ stage: p.stage, step: p.step, steps: p.steps, loss: p.loss }) });
   const built = await buildBasePlanner({
     preset,
     seed,

@@ -13,6 +13,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { disposeParams } from '../../src/models/params';
 import { grounderPreset, plannerPreset } from '../../src/models/presets';
 import { grownStart } from '../../src/pretrain/grownStart';
+import { checkPretrainOptions } from '../../workers/pretrainHost';
 import { defaultTokenizer } from '../../src/text/vocab';
 
 beforeAll(async () => {
@@ -30,6 +31,25 @@ describe('grownStart', () => {
     expect(grown).not.toBeNull();
     expect(grown!['head.k.w'].shape).toEqual([demo.dim, demo.dim]);
     disposeParams(grown!);
+  });
+
+  it('with addedOnly, leaves only the blocks growth adds trainable', () => {
+    const demo = grounderPreset('demo', tok.size);
+    const grown = grownStart(tinyGrounder, demo, 1, true)!;
+    const trainable = Object.entries(grown).filter(([, v]) => v.trainable).map(([k]) => k);
+    expect(trainable.length).toBeGreaterThan(0);
+    expect(trainable.every((k) => k.startsWith('blocks.1.'))).toBe(true);
+    expect(Object.keys(grown).filter((k) => k.startsWith('blocks.1.')).sort()).toEqual([...trainable].sort());
+    disposeParams(grown);
+    const all = grownStart(tinyGrounder, demo, 1)!;
+    expect(Object.values(all).every((v) => v.trainable)).toBe(true);
+    disposeParams(all);
+  });
+
+  it('the job takes trainAdded with a tune only', () => {
+    const o = { preset: 'demo' as const, seed: 1, models: ['grounder' as const], scale: 1 };
+    expect(() => checkPretrainOptions({ ...o, tune: { grounder: 'AA==' }, trainAdded: true })).not.toThrow();
+    expect(() => checkPretrainOptions({ ...o, trainAdded: true })).toThrow(/this job tunes nothing/);
   });
 
   it('leaves a same-size start, another kind or unreadable bytes to the caller', () => {

@@ -14,7 +14,7 @@ describe('npm run pretrain arguments', () => {
     const p = parsePretrainArgs([]);
     expect(p).toEqual({
       help: false,
-      args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1, measure: null, tune: null, growFrom: null, soup: null, resume: null, checkpointEvery: null, realShare: 0, tuneStyles: null },
+      args: { preset: 'tiny', seed: 1, out: 'public/base', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 1, measure: null, tune: null, growFrom: null, trainAdded: false, soup: null, resume: null, checkpointEvery: null, realShare: 0, tuneStyles: null },
     });
   });
 
@@ -31,7 +31,9 @@ describe('npm run pretrain arguments', () => {
     const grow = parsePretrainArgs(['--preset', 'demo', '--only', 'planner', '--tune', 'public/base', '--grow-from', 'tiny']);
     if (!grow.help) expect(grow.args).toMatchObject({ preset: 'demo', models: ['planner'], tune: 'public/base', growFrom: 'tiny' });
     const growGrounder = parsePretrainArgs(['--preset', 'demo', '--only', 'grounder', '--tune', 'public/base', '--grow-from', 'tiny', '--real-share', '0.15']);
-    if (!growGrounder.help) expect(growGrounder.args).toMatchObject({ preset: 'demo', models: ['grounder'], tune: 'public/base', growFrom: 'tiny', realShare: 0.15 });
+    if (!growGrounder.help) expect(growGrounder.args).toMatchObject({ preset: 'demo', models: ['grounder'], tune: 'public/base', growFrom: 'tiny', realShare: 0.15, trainAdded: false });
+    const added = parsePretrainArgs(['--preset', 'demo', '--only', 'grounder', '--tune', 'public/base', '--grow-from', 'tiny', '--train', 'added']);
+    if (!added.help) expect(added.args).toMatchObject({ growFrom: 'tiny', trainAdded: true });
     if (!t.help) expect(t.args.growFrom).toBeNull();
     const g = parsePretrainArgs(['--only', 'grounder', '--tune', 'public/base', '--real-share', '0.5', '--out', '/tmp/tuned']);
     if (!g.help) expect(g.args).toMatchObject({ models: ['grounder'], tune: 'public/base', realShare: 0.5 });
@@ -57,6 +59,8 @@ describe('npm run pretrain arguments', () => {
     [['--only', 'planner', '--tune', 'a', '--grow-from', 'tiny'], /give --preset demo/],
     [['--preset', 'demo', '--tune', 'a', '--grow-from', 'tiny'], /--tune continues one base model/],
     [['--preset', 'demo', '--only', 'planner', '--grow-from', 'tiny'], /give --only planner or --only grounder and --tune DIR/],
+    [['--preset', 'demo', '--only', 'planner', '--tune', 'a', '--grow-from', 'tiny', '--train', 'some'], /--train must be all or added/],
+    [['--preset', 'demo', '--only', 'planner', '--tune', 'a', '--train', 'added'], /--train added trains the blocks growth adds; give --grow-from tiny/],
     [['--only', 'planner', '--tune', 'a', '--measure', 'b'], /nothing to --tune/],
     [['--soup', 'a,b'], /--soup averages one base model; give --only/],
     [['--only', 'planner', '--soup', 'a'], /two or more folders/],
@@ -190,7 +194,7 @@ describe('pretraining checkpoints on disk', () => {
     dirs.push(d);
     return d;
   };
-  const args = (over: Partial<PretrainArgs>): PretrainArgs => ({ preset: 'tiny', seed: 1, out: 'out', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 0.02, measure: null, tune: null, growFrom: null, soup: null, resume: null, checkpointEvery: null, realShare: 0, tuneStyles: null, ...over });
+  const args = (over: Partial<PretrainArgs>): PretrainArgs => ({ preset: 'tiny', seed: 1, out: 'out', backend: 'wasm', backendExplicit: false, models: ['grounder', 'planner'], scale: 0.02, measure: null, tune: null, growFrom: null, trainAdded: false, soup: null, resume: null, checkpointEvery: null, realShare: 0, tuneStyles: null, ...over });
   /** A resume file's header, as the app writes it (a safetensors file with no tensors). */
   const resumeFile = (h: ResumeHeader): Buffer => {
     const json = Buffer.from(JSON.stringify({ __metadata__: { format: RESUME_FILE_FORMAT, header: JSON.stringify(h) } }));

@@ -18,6 +18,7 @@ import { grounderPreset, plannerPreset } from '../../src/models/presets';
 import { Random } from '../../src/learn/random';
 import { defaultTokenizer } from '../../src/text/vocab';
 import { scaledPlannerRecipe, trainPresetPlanner } from '../../src/pretrain/plannerTraining';
+import { grownStart } from '../../src/pretrain/grownStart';
 
 beforeAll(async () => {
   await tf.setBackend('wasm');
@@ -71,6 +72,29 @@ describe('tuning a base planner', () => {
 
     const other = await plannerFile(9, gateless);
     await expect(trainPresetPlanner({ preset: 'tiny', seed: 1, scale, backend: 'wasm', tok, start: other, resume: files[0] })).rejects.toThrow(/recipe/);
+  }, 120_000);
+
+  it('with trainAdded, a start grown from tiny moves only the block growth added', async () => {
+    const demo = plannerPreset('demo', tok.size);
+    const start = await plannerFile(3, preset);
+    const oneStep = 1 / scaledPlannerRecipe('demo', 1, 1, true).sftSteps;
+    const made = await trainPresetPlanner({ preset: 'demo', seed: 1, scale: oneStep, backend: 'wasm', tok, start, trainAdded: true });
+    const tuned = importCheckpoint(made.bytes).params;
+    const grown = grownStart(start, demo, 1)!;
+    try {
+      const changed = Object.keys(grown).filter((k) => {
+        const [a, b] = [tuned[k].dataSync(), grown[k].dataSync()];
+        return a.some((v, i) => v !== b[i]);
+      });
+      expect(changed.length).toBeGreaterThan(0);
+      expect(changed.every((k) => k.startsWith('blocks.2.'))).toBe(true);
+      // The added block's output projection starts at zero, so it is what moves first.
+      expect(changed).toContain('blocks.2.mlp.proj.w');
+    } finally {
+      disposeParams(tuned);
+      disposeParams(grown);
+    }
+    await expect(trainPresetPlanner({ preset: 'tiny', seed: 1, scale, backend: 'wasm', tok, start, trainAdded: true })).rejects.toThrow(/needs a smaller preset's base planner/);
   }, 120_000);
 
   it('refuses a start that is not a planner of the preset', async () => {
