@@ -13,12 +13,14 @@ import { Random } from '../learn/random';
  * The start grown into `cfg`'s shape, or null when it is not a narrower
  * model of the same kind (the caller's own shape check then says what is
  * wrong). A narrower one that cannot grow is refused with the reason.
- * With `addedOnly` (`--train added`) only the blocks growth adds train.
+ * With `addedOnly` (`--train added`) only the blocks growth adds train, and
+ * a start that does not grow is refused, since growth would add nothing.
  */
 export function grownStart(bytes: Uint8Array, cfg: ModelConfig, seed: number, addedOnly = false): Params | null {
   const from = headerConfig(bytes);
-  if (from === null) return null;
-  if (from.model !== cfg.model || from.dim >= cfg.dim) return null;
+  const grows = from !== null && from.model === cfg.model && from.dim < cfg.dim;
+  if (addedOnly && !grows) throw new Error(`Training only the blocks growth adds needs a smaller preset's base ${cfg.model} to grow from; the start given is not one.`);
+  if (from === null || !grows) return null;
   const rng = new Random(seed).fork('grow');
   if (from.model === 'planner' && cfg.model === 'planner') {
     refuse(from, growthProblem(from, cfg));
@@ -30,10 +32,6 @@ export function grownStart(bytes: Uint8Array, cfg: ModelConfig, seed: number, ad
   }
   return null;
 }
-
-/** Why `--train added` cannot apply: the start is not a smaller preset's model, so growth adds nothing. */
-export const addedOnlyRefusal = (model: string, preset: string): string =>
-  `Training only the blocks growth adds needs a smaller preset's base ${model} to grow into ${preset}'s shape; the start given is not one.`;
 
 function refuse(from: ModelConfig, problem: string | null): void {
   if (problem !== null) throw new Error(`The ${from.dim}-wide base ${from.model} to tune cannot grow into the preset's shape: ${problem}.`);

@@ -8,7 +8,7 @@
  * checkpoints without touching the evaluation.
  */
 import { exportCheckpoint } from '../models/checkpoint';
-import { addedOnlyRefusal, grownStart } from './grownStart';
+import { grownStart } from './grownStart';
 import { fitCopyGate, initPlanner, type PlannerConfig } from '../models/planner';
 import { crc32 } from '../bytes/crc32';
 import { measuredPlanner } from './measuredWeights';
@@ -50,9 +50,7 @@ export function scaledPlannerRecipe(preset: BasePreset, seed: number, scale: num
  * into the preset's shape first (`--grow-from`, grownStart.ts).
  */
 function tunedWeights(bytes: Uint8Array, cfg: PlannerConfig, preset: BasePreset, seed: number, addedOnly: boolean): Params {
-  const grown = grownStart(bytes, cfg, seed, addedOnly);
-  if (addedOnly && !grown) throw new Error(addedOnlyRefusal('planner', preset));
-  return fitCopyGate(grown ?? measuredPlanner(bytes, cfg, preset, 'tune').params, cfg);
+  return fitCopyGate(grownStart(bytes, cfg, seed, addedOnly) ?? measuredPlanner(bytes, cfg, preset, 'tune').params, cfg);
 }
 
 /** Trains the base planner from `seed` (or on from a checkpoint) and returns its safetensors file. */

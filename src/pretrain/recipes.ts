@@ -9,7 +9,7 @@ import { exportCheckpoint } from '../models/checkpoint';
 import { initGrounder } from '../models/grounder';
 import { countParams, disposeParams } from '../models/params';
 import { measuredWeights } from './measuredWeights';
-import { addedOnlyRefusal, grownStart } from './grownStart';
+import { grownStart } from './grownStart';
 import { grounderPreset } from '../models/presets';
 import { Random } from '../learn/random';
 import { readingProbe } from '../learn/readingProbe';
@@ -62,9 +62,7 @@ export const grounderRecipe: BaseRecipe = async ({ preset, seed, scale, backend,
     onProgress({ stage: 'drawing real pages', step: 0, steps: REAL_POOL_PAGES, loss: null });
     pages = await realPool(seed, REAL_POOL_PAGES, realPages);
   }
-  const grown = !from && start ? grownStart(start, cfg, seed, trainAdded) : null;
-  if (trainAdded && !grown) throw new Error(addedOnlyRefusal('grounder', preset));
-  const params = from ? measuredWeights(from, cfg, 'grounder', preset) : start ? (grown ?? measuredWeights(start, cfg, 'grounder', preset, 'tune')) : initGrounder(new Random(seed).fork('base grounder'), cfg);
+  const params = from ? measuredWeights(from, cfg, 'grounder', preset) : start ? (grownStart(start, cfg, seed, trainAdded) ?? measuredWeights(start, cfg, 'grounder', preset, 'tune')) : initGrounder(new Random(seed).fork('base grounder'), cfg);
   try {
     let data: TrainedBase['data'];
     if (!from) {
